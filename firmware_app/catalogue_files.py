@@ -1,0 +1,240 @@
+"""Card-data files: the shipped catalogue, owners' files, and ``tableside catalogue check``.
+
+``rules.catalogue`` is pure; this is where its raw tables come from and go
+to. The shipped files live next to the ``rules`` package, so an installed
+copy finds them wherever it was installed. An owner's file is rewritten
+atomically, because a power cut during a save must not lose the cards the
+owner taught the box before.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import stat
+import tempfile
+import tomllib
+from collections.abc import Iterable
+from importlib import resources
+from importlib.resources.abc import Traversable
+from pathlib import Path
+from typing import IO, Any, NamedTuple
+
+from rules.catalogue import (
+    GAME,
+    SECTIONS,
+    Catalogue,
+    CatalogueError,
+    Problem,
+    build,
+    merge,
+    problems,
+)
+
+DATA = resources.files("rules") / "data"
+PRINTED_FILE = DATA / "pingwiny.toml"
+DEMO_FILE = DATA / "pingwiny-demo.toml"
+
+PathLike = str | os.PathLike[str]
+_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
+# TOML basic strings: quote and backslash escaped, control characters as \uXXXX.
+_ESCAPES = {chr(c): f"\\u{c:04X}" for c in (*range(0x20), 0x7F)} | {'"': '\\"', "\\": "\\\\"}
+_WHERE = re.compile(
+    r"(?P<what>.*) \(at (?:line (?P<line>\d+), column (?P<column>\d+)|end of document)\)"
+)
+
+
+class _File(NamedTuple):
+    source: str
+    raw: dict[str, Any]
+    kind: str
+    problems: list[Problem]
+
+
+def load_raw(path: PathLike | Traversable, source: str | None = None) -> dict[str, Any]:
+    """The TOML table of one file; raises ``CatalogueError`` naming the file (and line)."""
+    readable = Path(path) if isinstance(path, str | os.PathLike) else path
+    source = source or (os.fspath(path) if isinstance(path, str | os.PathLike) else path.name)
+    try:
+        text = readable.read_text(encoding="utf-8")
+    except OSError as error:
+        raise CatalogueError([Problem(source, "", "", f"cannot read: {error.strerror}")]) from error
+    except UnicodeDecodeError as error:
+        raise CatalogueError([Problem(source, "", "", f"not UTF-8 text: {error}")]) from error
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as error:
+        raise CatalogueError([_syntax_problem(source, text, error)]) from error
+
+
+def _syntax_problem(source: str, text: str, error: tomllib.TOMLDecodeError) -> Problem:
+    match = _WHERE.fullmatch(str(error))
+    if match is None:
+        return Problem(source, "", "", f"TOML syntax error: {error}")
+    if match["line"]:
+        where = f"line {match['line']}, column {match['column']}"
+    else:
+        where = f"line {max(1, len(text.splitlines()))} (end of file)"
+    return Problem(source, "", where, f"TOML syntax error: {match['what']}")
+
+
+def _read(path: PathLike | Traversable, kind: str) -> _File:
+    """One file with its own problems, including being of the wrong kind for its place."""
+    shipped = kind != "owner"
+    source = path.name if shipped else os.fspath(path)
+    try:
+        raw = load_raw(path, source)
+    except CatalogueError as error:
+        return _File(source, {}, kind, list(error.problems))
+    found = problems(raw, source)
+    meta = raw.get("meta", {})
+    declared = meta.get("kind", "owner") if isinstance(meta, dict) else kind
+    if declared != kind:
+        found.append(Problem(source, "meta", "kind", f"expected {kind!r} here, got {declared!r}"))
+    return _File(source, raw, kind, found)
+
+
+def _combine(files: list[_File]) -> Catalogue:
+    """The first file with the others merged over it in order, built; or every problem."""
+    found = [problem for file in files for problem in file.problems]
+    if found:
+        raise CatalogueError(found)
+    merged = files[0].raw
+    for file in files[1:]:
+        try:
+            merged = merge(merged, file.raw, owner=file.kind == "owner", source=file.source)
+        except CatalogueError as error:
+            found += error.problems
+    if found:
+        raise CatalogueError(found)
+    return build(merged, source=" + ".join(file.source for file in files))
+
+
+def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
+    """The printed catalogue, then the demo overlay if asked, then each owner's file."""
+    files = [_read(PRINTED_FILE, "printed")]
+    if demo:
+        files.append(_read(DEMO_FILE, "demo"))
+    files += [_read(path, "owner") for path in paths]
+    return _combine(files)
+
+
+def check_command(paths: list[str], out: IO[str]) -> int:
+    """``tableside catalogue check [FILE]``: the exit status, after one line per problem,
+    or ``ok`` and what the printed cards and the owner's files still leave unknown."""
+    found: dict[Problem, None] = {}
+
+    def attempt(files: list[_File]) -> Catalogue | None:
+        try:
+            return _combine(files)
+        except CatalogueError as error:
+            found.update(dict.fromkeys(error.problems))
+            return None
+
+    printed = _read(PRINTED_FILE, "printed")
+    attempt([printed, _read(DEMO_FILE, "demo")])
+    catalogue = attempt([printed, *(_read(path, "owner") for path in paths)])
+    if found or catalogue is None:
+        for problem in found:
+            print(problem, file=out)
+        return 1
+    print("ok", file=out)
+    unknown = catalogue.unknown_fields()
+    print("still unknown:" if unknown else "nothing unknown", file=out)
+    for line in unknown:
+        print(f"  {line}", file=out)
+    return 0
+
+
+def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "figurant") -> None:
+    """Teach one card to an owner's file: merged into its entry with the same id, or added.
+
+    Refuses (``CatalogueError``) a card or a file with problems, and leaves the
+    file as it was.
+    """
+    target = Path(path)
+    source = os.fspath(path)
+    existing = load_raw(target, source) if target.exists() else {"meta": {"game": GAME}}
+    overlay = {section: [card]}
+    found = problems(existing, source) + problems(overlay, source)
+    if found:
+        raise CatalogueError(found)
+    updated = merge(existing, overlay, owner=True, source=source)
+    _write_atomically(target, to_toml(updated).encode("utf-8"))
+
+
+def to_toml(raw: dict[str, Any]) -> str:
+    """A raw catalogue table as TOML in the shipped files' style: ``[meta]``, ``[tokens]``,
+    then one ``[[section]]`` per card with dotted side keys and a ``sources`` sub-table."""
+    chunks = [_table(f"[{name}]", name, raw[name]) for name in ("meta", "tokens") if name in raw]
+    chunks += [
+        _table(f"[[{section}]]", section, card)
+        for section in SECTIONS
+        for card in raw.get(section, [])
+    ]
+    return "\n".join(chunks)
+
+
+def _table(header: str, name: str, table: dict[str, Any]) -> str:
+    lines = [header]
+    for key, value in table.items():
+        if key == "sources":
+            continue
+        if isinstance(value, dict) and value:
+            lines += [f"{_key(key)}.{_key(k)} = {_literal(v)}" for k, v in value.items()]
+        else:
+            lines.append(_assignment(_key(key), value))
+    if "sources" in table:
+        lines += ["", f"[{name}.sources]"]
+        lines += [_assignment(_key(key), quote) for key, quote in table["sources"].items()]
+    return "\n".join(lines) + "\n"
+
+
+def _assignment(key: str, value: Any) -> str:
+    """``key = value``; a long list gets one item a line."""
+    line = f"{key} = {_literal(value)}"
+    if len(line) <= 100 or not isinstance(value, list):
+        return line
+    return "\n".join([f"{key} = [", *(f"    {_literal(item)}," for item in value), "]"])
+
+
+def _key(key: str) -> str:
+    return key if _BARE_KEY.fullmatch(key) else _literal(key)
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, str):
+        return '"' + "".join(_ESCAPES.get(char, char) for char in value) + '"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_literal(item) for item in value) + "]"
+    if isinstance(value, dict):
+        inner = ", ".join(f"{_key(k)} = {_literal(v)}" for k, v in value.items())
+        return "{ " + inner + " }" if inner else "{}"
+    raise TypeError(f"cannot write {type(value).__name__} in a card file")
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Write a temporary file, fsync it, rename it over ``path``, fsync the folder."""
+    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+            file.flush()
+            os.fchmod(file.fileno(), mode)
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(temporary)
+        raise
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        os.fsync(folder)
+    finally:
+        os.close(folder)

@@ -1,0 +1,1 @@
+"""Pingwiny z Madagaskaru: state, rules of the family variant, scoring."""

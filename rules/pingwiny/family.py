@@ -1,0 +1,485 @@
+"""The family variant of Pingwiny z Madagaskaru.
+
+A turn is ``draw`` (two tokens from the bag) then exactly two ``visit``
+actions. Chance is explicit: with the app's bag or deck the engine draws
+from the seeded source kept in the state; with the table's, the colours
+drawn are part of the ``draw`` action and every revealed figurant is named
+by a ``reveal`` action. ``correct`` actions realign the model with the real
+table and are recorded like any other action.
+
+Readings of unclear passages are in ``docs/rules-interpretations.md``; the
+tests named there hold them.
+"""
+
+from functools import cache
+from itertools import combinations_with_replacement
+
+from rules import rng
+from rules.actions import Action, arity, colour_word
+from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
+from rules.errors import IllegalAction, MalformedAction, SetupError
+from rules.pingwiny import exchange
+from rules.pingwiny.cards import family_table
+from rules.pingwiny.corrections import correct
+from rules.pingwiny.options import Options
+from rules.pingwiny.scoring import ScoreSheet, score_players
+from rules.pingwiny.state import NO_TOKENS, Player, State, add, set_player
+
+SUPPLY = {"chimp": BLUE, "gorilla": RED, "shop": YELLOW, "storehouse": GREEN}
+LOCATIONS = ("chimp", "gorilla", "shop", "storehouse", "otter", "lemur", "gate", "gastro", "hq")
+SETUP_TOKENS = 5
+TURN_TOKENS = 2
+VISITS = 2
+
+
+class FamilyGame:
+    """Static information of one game (options and cards) and its rules."""
+
+    variant = "family"
+
+    def __init__(self, catalogue, options: Options) -> None:
+        self.options = options
+        self.cards = family_table(catalogue, options.short)
+        self.n = options.players
+        self.app_bag = options.bag == "app"
+        self.app_deck = options.deck == "app"
+        penguins = options.penguins
+        if penguins is not None and (
+            len(set(penguins)) != self.n or not set(penguins) <= set(self.cards.penguins)
+        ):
+            raise SetupError("setup.penguins", penguins=", ".join(options.penguins))
+        if options.deck_order is not None:
+            if sorted(options.deck_order) != sorted(self.cards.deck):
+                raise SetupError("setup.deck_order")
+            if not self.app_deck:
+                raise SetupError("setup.deck_order_table")
+
+    # ----------------------------------------------------------------- setup
+
+    def new_state(self) -> State:
+        """The table after setup: penguins dealt, cards laid out, tokens drawn."""
+        o = self.options
+        seed = rng.seed_state(o.seed)
+        if o.penguins is None:
+            seed, order = rng.shuffled(seed, tuple(self.cards.penguins))
+            penguins = order[: self.n]
+        else:
+            penguins = o.penguins
+        if o.first is None:
+            seed, first = rng.below(seed, self.n)
+        else:
+            first = o.first
+        if o.deck_order is not None:
+            deck = tuple((card,) for card in o.deck_order)
+        elif self.app_deck:
+            seed, order = rng.shuffled(seed, self.cards.deck)
+            deck = tuple((card,) for card in order)
+        else:
+            deck = (tuple(sorted(self.cards.deck)),)
+        s = State.__new__(State)
+        s.players = tuple(Player(p, NO_TOKENS, (), None) for p in penguins)
+        s.board, s.bag, s.box = NO_TOKENS, self.cards.tokens, NO_TOKENS
+        s.deck, s.faceup, s.pending = deck, (None,) * (self.n + 2), ()
+        s.missions = self.cards.mission_row
+        s.current, s.first, s.turns, s.last_round, s.rng = first, first, 0, False, seed
+        s.phase, s.draw_count, s.visits_left = "draw", SETUP_TOKENS, 0
+        events: list[dict] = []
+        for slot in range(self.n + 2):
+            self._refill(s, slot, events)
+        if self.app_bag:
+            for _ in range(self.n):
+                self._draw_from_bag(s, SETUP_TOKENS, events)
+                self._after_draw(s, events)
+        return s
+
+    # --------------------------------------------------------- legal actions
+
+    def legal_actions(self, s: State) -> list[Action]:
+        """Every legal action now, in a stable order (corrections excepted)."""
+        if s.phase == "over":
+            return []
+        if s.pending:
+            return [Action("reveal", card) for card in sorted(set(_top_group(s)))]
+        if s.phase == "draw":
+            if self.app_bag:
+                return [Action("draw")]
+            bag_list = [c for c in range(7) for _ in range(s.bag[c])]
+            k = min(s.draw_count, len(bag_list))
+            picks = sorted(set(combinations_with_replacement(sorted(set(bag_list)), k)))
+            return [
+                Action("draw", *(COLOURS[c] for c in pick))
+                for pick in picks
+                if all(pick.count(c) <= s.bag[c] for c in set(pick))
+            ]
+        return self._legal_visits(s)
+
+    def _legal_visits(self, s: State) -> list[Action]:
+        hand = s.players[s.current].tokens
+        acts = [action for c, action in _SUPPLY_VISITS if s.board[c]]
+        if any(s.bag):
+            if self.app_bag:
+                acts.append(_OTTER)
+            else:
+                acts += [Action("visit", "otter", COLOURS[c]) for c in range(7) if s.bag[c]]
+        acts += [_lemur(m) for m in s.missions]
+        acts.append(_GATE)
+        acts += _legal_exchanges(s, hand)
+        for card in s.faceup:
+            if card is not None:
+                cost = self.cards.figurants[card].cost
+                acts += [_hq(card, jokers) for jokers in _payments(cost, hand)]
+        return acts
+
+    # ------------------------------------------------------------------ apply
+
+    def apply(self, state: State, action: Action | str) -> tuple[State, list[dict]]:
+        """The state after ``action`` and the events a screen shows.
+
+        Raises ``MalformedAction`` or ``IllegalAction``; ``state`` is never
+        changed (the work is done on a copy).
+        """
+        if isinstance(action, str):
+            action = Action.parse(action)
+        handler = self._handlers.get(action.verb)
+        if handler is None:
+            raise MalformedAction("action.unknown_verb", verb=action.verb)
+        if state.phase == "over" and action.verb != "correct":
+            raise IllegalAction("illegal.game_over")
+        s = state.copy()
+        events: list[dict] = []
+        handler(self, s, action, events)
+        return s, events
+
+    def _do_draw(self, s: State, a: Action, events: list[dict]) -> None:
+        if s.pending:
+            raise IllegalAction("illegal.reveal_first")
+        if s.phase != "draw":
+            raise IllegalAction("illegal.already_drew")
+        if self.app_bag:
+            if len(a) != 1:
+                raise IllegalAction("illegal.app_draws")
+            self._draw_from_bag(s, s.draw_count, events)
+        else:
+            colours = [colour_word(w) for w in a[1:]]
+            expected = min(s.draw_count, sum(s.bag))
+            if len(colours) != expected:
+                raise IllegalAction("illegal.draw_count", expected=expected)
+            bag = s.bag
+            for c in colours:
+                if not bag[c]:
+                    raise IllegalAction("illegal.not_in_bag", colour=COLOURS[c])
+                bag = add(bag, c, -1)
+            self._give(s, s.current, colours, bag, events)
+        self._after_draw(s, events)
+
+    def _draw_from_bag(self, s: State, count: int, events: list[dict]) -> None:
+        """The app draws for the current player (fewer if the bag runs short)."""
+        colours, bag, seed = [], s.bag, s.rng
+        for _ in range(min(count, sum(bag))):
+            seed, c = rng.pick_from_counts(seed, bag)
+            bag = add(bag, c, -1)
+            colours.append(c)
+        s.rng = seed
+        self._give(s, s.current, colours, bag, events)
+
+    def _give(self, s: State, p: int, colours: list[int], bag: tuple, events: list[dict]) -> None:
+        tokens = s.players[p].tokens
+        for c in colours:
+            tokens = add(tokens, c)
+        s.bag = bag
+        set_player(s, p, tokens=tokens)
+        events.append({"event": "drew", "player": p, "tokens": [COLOURS[c] for c in colours]})
+
+    def _after_draw(self, s: State, events: list[dict]) -> None:
+        if s.draw_count == SETUP_TOKENS:
+            s.current = (s.current + 1) % self.n
+            if s.current == s.first:
+                s.draw_count = TURN_TOKENS
+                events.append({"event": "turn", "player": s.current})
+        else:
+            s.phase, s.visits_left = "visit", VISITS
+
+    def _do_visit(self, s: State, a: Action, events: list[dict]) -> None:
+        if len(a) < 2 or a[1] not in LOCATIONS:
+            raise MalformedAction("action.unknown_location", location=a[1] if len(a) > 1 else "")
+        if s.pending:
+            raise IllegalAction("illegal.reveal_first")
+        if s.phase == "draw":
+            raise IllegalAction("illegal.draw_first")
+        location = a[1]
+        self._visit_handlers[location](self, s, a, events)
+        s.visits_left -= 1
+        events.append({"event": "visited", "player": s.current, "location": location})
+        self._maybe_end_turn(s, events)
+
+    def _visit_supply(self, s: State, a: Action, events: list[dict]) -> None:
+        arity(a, 2)
+        c = SUPPLY[a[1]]
+        if not s.board[c]:
+            raise IllegalAction("illegal.no_token_at", location=a[1], colour=COLOURS[c])
+        s.board = add(s.board, c, -1)
+        set_player(s, s.current, tokens=add(s.players[s.current].tokens, c))
+        events.append({"event": "took", "player": s.current, "tokens": [COLOURS[c]]})
+
+    def _visit_otter(self, s: State, a: Action, events: list[dict]) -> None:
+        if not any(s.bag):
+            raise IllegalAction("illegal.bag_empty")
+        if self.app_bag:
+            arity(a, 2)
+            self._draw_from_bag(s, 1, events)
+            return
+        arity(a, 3)
+        c = colour_word(a[2])
+        if not s.bag[c]:
+            raise IllegalAction("illegal.not_in_bag", colour=COLOURS[c])
+        self._give(s, s.current, [c], add(s.bag, c, -1), events)
+
+    def _visit_lemur(self, s: State, a: Action, events: list[dict]) -> None:
+        arity(a, 3)
+        mission = a[2]
+        if mission not in s.missions:
+            raise IllegalAction("illegal.mission_not_available", mission=mission)
+        held = s.players[s.current].mission
+        if held is None:
+            s.missions = tuple(m for m in s.missions if m != mission)
+        else:
+            s.missions = tuple(held if m == mission else m for m in s.missions)
+        set_player(s, s.current, mission=mission)
+        events.append({"event": "mission", "player": s.current, "taken": mission, "returned": held})
+
+    def _visit_gate(self, s: State, a: Action, events: list[dict]) -> None:
+        arity(a, 2)
+        slots = [i for i, card in enumerate(s.faceup) if card is not None]
+        cards = tuple(s.faceup[i] for i in slots)
+        if self.app_deck:
+            s.rng, order = rng.shuffled(s.rng, cards)
+            s.deck += tuple((card,) for card in order)
+        elif cards:
+            s.deck += (tuple(sorted(cards)),)
+        s.faceup = (None,) * len(s.faceup)
+        events.append({"event": "cycled", "cards": list(cards)})
+        for slot in slots:
+            self._refill(s, slot, events)
+
+    def _visit_gastro(self, s: State, a: Action, events: list[dict]) -> None:
+        arity(a, 3)
+        line = exchange.PARSED.get(a[2]) or exchange.parse(a[2])
+        if line is None:
+            raise MalformedAction("action.bad_exchange", exchange=a[2])
+        give, get = line
+        if GREY in get:
+            raise IllegalAction("illegal.exchange_for_grey")
+        if line not in exchange.LINE_SET:
+            raise IllegalAction("illegal.exchange_not_in_table", exchange=a[2])
+        hand = s.players[s.current].tokens
+        for c in set(give):
+            if hand[c] < give.count(c):
+                raise IllegalAction("illegal.not_held", colour=COLOURS[c])
+        for c in give:
+            hand = self._discard(s, hand, c)
+        for c in get:
+            if c not in exchange.FROM_BAG_ONLY and s.board[c]:
+                s.board = add(s.board, c, -1)
+            elif s.bag[c]:
+                s.bag = add(s.bag, c, -1)
+            else:
+                raise IllegalAction("illegal.cannot_receive", colour=COLOURS[c])
+            hand = add(hand, c)
+        set_player(s, s.current, tokens=hand)
+        events.append(
+            {
+                "event": "exchanged",
+                "player": s.current,
+                "gave": [COLOURS[c] for c in give],
+                "got": [COLOURS[c] for c in get],
+            }
+        )
+
+    def _visit_hq(self, s: State, a: Action, events: list[dict]) -> None:
+        if len(a) not in (3, 4):
+            raise MalformedAction("action.bad_arguments", action=str(a))
+        card = a[2]
+        if card not in s.faceup:
+            raise IllegalAction("illegal.card_not_faceup", card=card)
+        jokers = _parse_jokers(a[3]) if len(a) == 4 else ()
+        cost = self.cards.figurants[card].cost
+        hand = s.players[s.current].tokens
+        pay = list(cost)
+        for c in jokers:
+            if pay[c] == 0:
+                raise IllegalAction("illegal.joker_not_needed", colour=COLOURS[c])
+            pay[c] -= 1
+            pay[GREY] += 1
+        for c in range(7):
+            if hand[c] < pay[c]:
+                raise IllegalAction("illegal.cannot_afford", card=card, colour=COLOURS[c])
+        for c in range(7):
+            for _ in range(pay[c]):
+                hand = self._discard(s, hand, c)
+        player = s.players[s.current]
+        set_player(s, s.current, tokens=hand, figurants=player.figurants + (card,))
+        slot = s.faceup.index(card)
+        s.faceup = s.faceup[:slot] + (None,) + s.faceup[slot + 1 :]
+        events.append(
+            {
+                "event": "acquired",
+                "player": s.current,
+                "card": card,
+                "paid": [COLOURS[c] for c in range(7) for _ in range(pay[c])],
+            }
+        )
+        self._refill(s, slot, events)
+
+    def _discard(self, s: State, hand: tuple, c: int) -> tuple:
+        """Return one token of ``c`` from ``hand`` to where its colour goes."""
+        if c in (WHITE, BLACK):
+            s.bag = add(s.bag, c)
+        elif c == GREY:
+            s.box = add(s.box, c)
+        else:
+            s.board = add(s.board, c)
+        return add(hand, c, -1)
+
+    def _refill(self, s: State, slot: int, events: list[dict]) -> None:
+        """Lay the deck's top card in an empty face-up space, if any is left."""
+        if s.deck_size - len(s.pending) == 0:
+            return
+        if not self.app_deck:
+            s.pending += (slot,)
+            return
+        (card,), s.deck = s.deck[0], s.deck[1:]
+        self._lay(s, slot, card, events)
+
+    def _lay(self, s: State, slot: int, card: str, events: list[dict]) -> None:
+        s.faceup = s.faceup[:slot] + (card,) + s.faceup[slot + 1 :]
+        events.append({"event": "revealed", "slot": slot, "card": card})
+        if not s.deck and not s.last_round:
+            s.last_round = True
+            events.append({"event": "last_round"})
+
+    def _do_reveal(self, s: State, a: Action, events: list[dict]) -> None:
+        arity(a, 2)
+        if not s.pending:
+            raise IllegalAction("illegal.no_reveal_expected")
+        card = a[1]
+        top = _top_group(s)
+        if card not in top:
+            raise IllegalAction("illegal.card_not_next", card=card)
+        rest = tuple(c for i, c in enumerate(top) if i != top.index(card))
+        s.deck = ((rest,) if rest else ()) + s.deck[1:]
+        slot, s.pending = s.pending[0], s.pending[1:]
+        self._lay(s, slot, card, events)
+        self._maybe_end_turn(s, events)
+
+    def _maybe_end_turn(self, s: State, events: list[dict]) -> None:
+        if s.pending or s.phase != "visit" or s.visits_left:
+            return
+        s.turns += 1
+        nxt = (s.current + 1) % self.n
+        if s.last_round and nxt == s.first:
+            s.phase = "over"
+            events.append({"event": "game_over"})
+            return
+        s.current, s.phase, s.draw_count = nxt, "draw", TURN_TOKENS
+        events.append({"event": "turn", "player": nxt})
+
+    def _do_correct(self, s: State, a: Action, events: list[dict]) -> None:
+        correct(s, a, self.cards)
+        events.append({"event": "corrected", "action": str(a)})
+
+    _handlers = {
+        "draw": _do_draw,
+        "visit": _do_visit,
+        "reveal": _do_reveal,
+        "correct": _do_correct,
+    }
+    _visit_handlers = {
+        **dict.fromkeys(SUPPLY, _visit_supply),
+        "otter": _visit_otter,
+        "lemur": _visit_lemur,
+        "gate": _visit_gate,
+        "gastro": _visit_gastro,
+        "hq": _visit_hq,
+    }
+
+    # ---------------------------------------------------------------- scoring
+
+    def score(self, s: State) -> ScoreSheet:
+        """The score sheet of the position, final or not."""
+        return score_players(self.cards, s.players)
+
+
+def _top_group(s: State) -> tuple[str, ...]:
+    return s.deck[0] if s.deck else ()
+
+
+def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
+    """Exchanges the current player can make (what is given goes back first)."""
+    acts = []
+    for given, count, lines in _EXCHANGES:
+        if hand[given] >= count:
+            for c, need, returned, action in lines:
+                if c in exchange.FROM_BAG_ONLY:
+                    if s.bag[c] + returned >= need:
+                        acts.append(action)
+                elif s.board[c] + s.bag[c] >= need:
+                    acts.append(action)
+    return acts
+
+
+_EXCHANGES = tuple(
+    (given, count, [(c, n, back, Action("visit", "gastro", text)) for c, n, back, text in lines])
+    for given, count, lines in exchange.by_give()
+)
+
+
+def _payments(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
+    """Every way to pay ``cost`` from ``hand``: the colours greys stand in for."""
+    spare_grey = hand[GREY] - cost[GREY]
+    if spare_grey < 0:
+        return []
+    if spare_grey == 0:
+        for held, needed in zip(hand, cost, strict=True):
+            if held < needed:
+                return []
+        return [()]
+    short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
+    needed = sum(short)
+    if needed > spare_grey:
+        return []
+    room = [cost[c] - short[c] if c != GREY else 0 for c in range(7)]
+    base = tuple(c for c in range(7) for _ in range(short[c]))
+    results = []
+    for extra in range(spare_grey - needed + 1):
+        colours = [c for c in range(7) if room[c]]
+        for pick in combinations_with_replacement(colours, extra):
+            if all(pick.count(c) <= room[c] for c in set(pick)):
+                results.append(tuple(sorted(base + pick)))
+    return results
+
+
+_SUPPLY_VISITS = tuple((c, Action("visit", loc)) for loc, c in SUPPLY.items())
+_OTTER = Action("visit", "otter")
+_GATE = Action("visit", "gate")
+
+
+@cache
+def _lemur(mission: str) -> Action:
+    return Action("visit", "lemur", mission)
+
+
+@cache
+def _hq(card: str, jokers: tuple[int, ...]) -> Action:
+    if not jokers:
+        return Action("visit", "hq", card)
+    return Action("visit", "hq", card, "grey=" + "+".join(COLOURS[c] for c in jokers))
+
+
+def _parse_jokers(word: str) -> tuple[int, ...]:
+    prefix, _, colours = word.partition("=")
+    if prefix != "grey" or not colours:
+        raise MalformedAction("action.bad_jokers", word=word)
+    jokers = tuple(colour_word(w) for w in colours.split("+"))
+    if GREY in jokers:
+        raise MalformedAction("action.bad_jokers", word=word)
+    return jokers

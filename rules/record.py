@@ -1,0 +1,91 @@
+"""Game records: one JSON format for export, examples, replay and tests.
+
+A record holds everything needed to play a game again exactly: the game and
+variant, the setup options (seed, or who dealt what), the catalogue the
+cards came from, and the actions in order. The format is documented in
+``docs/game-record.md``. This module only turns records into games and
+states; reading and writing files is the application's job.
+"""
+
+from dataclasses import dataclass
+
+from rules.actions import Action
+from rules.catalogue import Catalogue
+from rules.errors import RulesError
+from rules.pingwiny.family import FamilyGame
+from rules.pingwiny.options import Options
+from rules.pingwiny.state import State
+
+FORMAT = "tableside-game-record"
+VERSION = 1
+VARIANTS = {("pingwiny", "family"): FamilyGame}
+
+
+class RecordError(ValueError):
+    """A record is not well formed or does not replay; says where and why."""
+
+    def __init__(self, message: str, index: int | None = None, cause: RulesError | None = None):
+        self.index = index
+        self.cause = cause
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class Replay:
+    game: FamilyGame
+    states: tuple[State, ...]  # the state before the first action, then after each
+    events: tuple[tuple[dict, ...], ...]
+
+    @property
+    def final(self) -> State:
+        return self.states[-1]
+
+
+def new_record(game_name: str, variant: str, options: Options, catalogue: Catalogue) -> dict:
+    """An empty record for a game about to start."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": game_name,
+        "variant": variant,
+        "options": options.to_json(),
+        "catalogue": catalogue.to_dict(),
+        "actions": [],
+    }
+
+
+def game_of(record: dict) -> FamilyGame:
+    """The game object a record describes (options and catalogue checked)."""
+    if not isinstance(record, dict) or record.get("format") != FORMAT:
+        raise RecordError(f"not a game record: 'format' must be '{FORMAT}'")
+    if record.get("version") != VERSION:
+        raise RecordError(f"unsupported record version {record.get('version')!r}")
+    kind = VARIANTS.get((record.get("game"), record.get("variant")))
+    if kind is None:
+        raise RecordError(f"unknown game or variant: {record.get('game')}/{record.get('variant')}")
+    try:
+        catalogue = Catalogue.from_dict(record["catalogue"])
+        return kind(catalogue, Options.from_json(record["options"]))
+    except KeyError as missing:
+        raise RecordError(f"the record has no {missing}") from None
+    except (RulesError, TypeError, ValueError) as error:
+        raise RecordError(f"the record's setup is refused: {error}") from error
+
+
+def replay(record: dict) -> Replay:
+    """Play every action of the record; a refused action rejects it whole."""
+    game = game_of(record)
+    state = game.new_state()
+    states, events = [state], []
+    actions = record.get("actions")
+    if not isinstance(actions, list):
+        raise RecordError("the record's 'actions' must be a list")
+    for index, notation in enumerate(actions, start=1):
+        try:
+            state, happened = game.apply(state, Action.parse(notation))
+        except RulesError as error:
+            message = f"action {index} '{notation}' is refused: {error}"
+            raise RecordError(message, index, error) from error
+        states.append(state)
+        events.append(tuple(happened))
+    return Replay(game, tuple(states), tuple(events))

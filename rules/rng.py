@@ -1,0 +1,53 @@
+"""A seeded random source whose whole state is one 64-bit integer.
+
+The engine keeps this integer inside the game state, so a state carries its
+own future: replaying the same actions from the same state gives the same
+draws, and an undone draw comes back identical when it is redone. SplitMix64
+is tiny, fast in pure Python and the same on every platform, which matters
+more here than statistical strength.
+"""
+
+MASK = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+
+
+def seed_state(seed: int) -> int:
+    """The first state for a seed of any size (folded to 64 bits)."""
+    return seed & MASK
+
+
+def next_u64(state: int) -> tuple[int, int]:
+    """Advance ``state``; return the new state and a 64-bit output."""
+    state = (state + GOLDEN) & MASK
+    z = state
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+    return state, z ^ (z >> 31)
+
+
+def below(state: int, n: int) -> tuple[int, int]:
+    """A uniform integer in ``range(n)``, by rejection so no value is favoured."""
+    limit = (1 << 64) - (1 << 64) % n
+    while True:
+        state, value = next_u64(state)
+        if value < limit:
+            return state, value % n
+
+
+def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
+    """A Fisher–Yates shuffle of ``items``; returns the new state and the order."""
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        state, j = below(state, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return state, tuple(order)
+
+
+def pick_from_counts(state: int, counts: tuple[int, ...]) -> tuple[int, int]:
+    """Index of one item drawn uniformly from a multiset given as counts."""
+    state, r = below(state, sum(counts))
+    for index, count in enumerate(counts):
+        if r < count:
+            return state, index
+        r -= count
+    raise ValueError("empty multiset")

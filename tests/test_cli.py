@@ -1,0 +1,89 @@
+"""The command line: replay, score and catalogue check, as a user runs them."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from firmware_app.cli import main
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("family-*.json"))
+POSITION = Path(__file__).parent.parent / "examples" / "position-iza.json"
+
+
+@pytest.mark.parametrize("record", EXAMPLES, ids=lambda p: p.name)
+def test_replay_prints_the_score_sheet_of_every_example(record, capsys):
+    assert main(["replay", str(record)]) == 0
+    out = capsys.readouterr().out
+    assert "game finished" in out
+    assert "[demo deck — not the printed cards]" in out
+    assert out.count("  total ") == json.loads(record.read_text())["options"]["players"]
+    assert "Winner" in out
+
+
+@pytest.mark.parametrize("record", EXAMPLES, ids=lambda p: p.name)
+def test_replay_json_gives_totals_breakdown_and_winners(record, capsys):
+    assert main(["replay", str(record), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["finished"] is True
+    for line in result["score"]["players"]:
+        parts = line["figurants"] + line["penguin_bonus"] + line["mission"] + line["penalty"]
+        assert line["total"] == parts
+    best = max(line["total"] for line in result["score"]["players"])
+    assert all(result["score"]["players"][w]["total"] == best for w in result["score"]["winners"])
+
+
+def test_a_record_that_does_not_replay_is_rejected_with_its_action_number(tmp_path, capsys):
+    record = json.loads(EXAMPLES[0].read_text())
+    record["actions"][5] = "visit hq nobody"
+    path = tmp_path / "broken.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err == (
+        f"tableside: {path}: action 6 'visit hq nobody' is refused: "
+        "Card 'nobody' is not lying beneath the board.\n"
+    )
+
+
+def test_a_file_that_is_not_json_is_one_line(tmp_path, capsys):
+    path = tmp_path / "x.json"
+    path.write_text("{not json")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err.startswith(f"tableside: {path}: not JSON: line 1")
+
+
+def test_score_a_hand_written_end_position(capsys):
+    assert main(["score", str(POSITION), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    iza = result["score"]["players"][0]
+    assert iza["total"] == 15 and result["names"][0] == "Iza"
+    assert main(["score", str(POSITION)]) == 0
+    assert "Winner: Iza wins on points" in capsys.readouterr().out
+
+
+def test_catalogue_check_passes_on_the_shipped_data_and_lists_unknowns(capsys):
+    assert main(["catalogue", "check"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("ok\n")
+    assert "figurant 'hans': family.cost" in out
+
+
+def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[figurant]]\nid = "hans"\nfamily = { cost = { pink = 1 } }\n')
+    assert main(["catalogue", "check", str(owner)]) == 1
+    out = capsys.readouterr().out
+    assert f"{owner}: figurant 'hans': family.cost.pink" in out
+
+
+def test_the_console_script_runs_as_a_module():
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_app.cli", "replay", str(EXAMPLES[0])],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0 and "Winner" in done.stdout

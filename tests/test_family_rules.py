@@ -1,0 +1,582 @@
+"""One test per clause of the family rules, named after the clause.
+
+Positions are built from a real set-up with a few fields replaced, so each
+test shows exactly the part of the table its clause is about.
+"""
+
+import pytest
+from family_helpers import at_visits, new_game, tokens, with_fields, with_player
+
+from rules.actions import Action
+from rules.colours import BLUE, COLOURS, GREY, RED, WHITE
+from rules.errors import IllegalAction, MalformedAction, SetupError
+from rules.pingwiny.options import Options
+
+# ------------------------------------------------------------------ setup
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_setup_lays_players_plus_two_figurants_and_deals_five_tokens(demo, players):
+    game, s = new_game(demo, players=players, seed=3)
+    assert len(s.faceup) == players + 2 and None not in s.faceup
+    assert [sum(p.tokens) for p in s.players] == [5] * players
+    assert s.deck_size == len(game.cards.deck) - players - 2
+
+
+def test_setup_deals_different_penguins_at_random(demo):
+    dealt = {new_game(demo, players=4, seed=seed)[1].players[0].penguin for seed in range(20)}
+    assert len(dealt) > 1
+    _, s = new_game(demo, players=4, seed=1)
+    assert len({p.penguin for p in s.players}) == 4
+
+
+def test_setup_lays_the_five_named_family_missions(demo):
+    game, s = new_game(demo, seed=1)
+    names = {game.cards.missions[m].name for m in s.missions}
+    assert names == {
+        "Najlepszy wróg",
+        "Królestwo za kciuk",
+        "Ptak zamknięty ptak szalony",
+        "Człowieki",
+        "Ni wydra, ni...",
+    }
+
+
+def test_setup_puts_every_token_in_the_bag_before_the_deal(demo):
+    game, s = new_game(demo, seed=1)
+    hands = [p.tokens for p in s.players]
+    assert tuple(s.bag[c] + sum(h[c] for h in hands) for c in range(7)) == game.cards.tokens
+    assert s.board == tokens() and s.box == tokens()
+
+
+def test_short_game_removes_the_listed_cards_and_mission(demo):
+    game, s = new_game(demo, seed=1, short=True)
+    removed = {"becky", "hans", "dr-bulgot", "king-of-the-rats", "stacy", "dunska-ochrona"}
+    removed |= {"homary", "szczury"}
+    in_play = set(game.cards.deck)
+    assert not removed & in_play
+    assert len(in_play) == 42 - 8
+    assert "najlepszy-wrog" not in s.missions and len(s.missions) == 4
+
+
+@pytest.mark.parametrize("players", [1, 5])
+def test_setup_is_for_two_to_four_players(players):
+    with pytest.raises(SetupError) as refused:
+        Options(players=players)
+    assert refused.value.key == "setup.players"
+
+
+def test_setup_first_player_starts_and_draws_first(demo):
+    _, s = new_game(demo, players=3, seed=2, first=1)
+    assert (s.current, s.first, s.phase, s.draw_count) == (1, 1, "draw", 2)
+
+
+# ------------------------------------------------------------------- turn
+
+
+def test_turn_starts_by_drawing_two_tokens(demo):
+    game, s = new_game(demo, seed=4)
+    assert game.legal_actions(s) == [Action("draw")]
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit otter")
+    assert refused.value.key == "illegal.draw_first"
+    after, events = game.apply(s, "draw")
+    assert sum(after.players[s.current].tokens) == 7
+    assert events[0]["event"] == "drew" and len(events[0]["tokens"]) == 2
+
+
+def test_turn_is_exactly_two_visits_then_the_next_player(demo):
+    game, s = new_game(demo, seed=4, first=0)
+    s = at_visits(game, s)
+    s, _ = game.apply(s, "visit gate")
+    assert (s.current, s.visits_left) == (0, 1)
+    s, events = game.apply(s, "visit gate")
+    assert (s.current, s.phase) == (1, "draw")
+    assert events[-1] == {"event": "turn", "player": 1}
+
+
+def test_turn_may_visit_the_same_location_twice(demo):
+    game, s = new_game(demo, seed=4)
+    s = at_visits(game, with_fields(s, board=tokens(blue=2)))
+    s, _ = game.apply(s, "visit chimp")
+    assert Action("visit", "chimp") in game.legal_actions(s)
+    s, _ = game.apply(s, "visit chimp")
+    assert s.board[BLUE] == 0
+
+
+def test_turn_cannot_draw_twice(demo):
+    game, s = new_game(demo, seed=4)
+    s = at_visits(game, s)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw")
+    assert refused.value.key == "illegal.already_drew"
+
+
+# -------------------------------------------------------------- locations
+
+
+@pytest.mark.parametrize(
+    ("location", "colour"),
+    [("chimp", "blue"), ("gorilla", "red"), ("shop", "yellow"), ("storehouse", "green")],
+)
+def test_supply_location_gives_one_token_of_its_colour(demo, location, colour):
+    game, s = new_game(demo, seed=5)
+    s = at_visits(game, with_fields(s, board=tokens(**{colour: 2})))
+    before = s.players[s.current].tokens
+    after, _ = game.apply(s, f"visit {location}")
+    assert after.board == tokens(**{colour: 1})
+    assert after.players[s.current].tokens == tuple(
+        n + (1 if c == tokens(**{colour: 1}).index(1) else 0) for c, n in enumerate(before)
+    )
+
+
+@pytest.mark.parametrize("location", ["chimp", "gorilla", "shop", "storehouse"])
+def test_supply_location_with_no_token_cannot_be_visited(demo, location):
+    game, s = new_game(demo, seed=5)
+    s = at_visits(game, with_fields(s, board=tokens()))
+    assert Action("visit", location) not in game.legal_actions(s)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"visit {location}")
+    assert refused.value.key == "illegal.no_token_at"
+
+
+def test_otter_draws_one_random_token_from_the_bag(demo):
+    game, s = new_game(demo, seed=6)
+    s = at_visits(game, s)
+    after, events = game.apply(s, "visit otter")
+    assert sum(after.bag) == sum(s.bag) - 1
+    assert sum(after.players[s.current].tokens) == sum(s.players[s.current].tokens) + 1
+    assert events[0]["event"] == "drew" and len(events[0]["tokens"]) == 1
+
+
+def test_otter_cannot_be_visited_with_an_empty_bag(demo):
+    game, s = new_game(demo, seed=6)
+    s = at_visits(game, s)
+    s = with_fields(s, bag=tokens(), box=tuple(a + b for a, b in zip(s.box, s.bag, strict=True)))
+    assert Action("visit", "otter") not in game.legal_actions(s)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit otter")
+    assert refused.value.key == "illegal.bag_empty"
+
+
+def test_lemur_takes_a_mission_from_above_the_board(demo):
+    game, s = new_game(demo, seed=7)
+    s = at_visits(game, s)
+    mission = s.missions[2]
+    after, _ = game.apply(s, f"visit lemur {mission}")
+    assert after.players[s.current].mission == mission
+    assert mission not in after.missions and len(after.missions) == 4
+
+
+def test_lemur_swaps_the_one_mission_held(demo):
+    game, s = new_game(demo, seed=7)
+    s = at_visits(game, s)
+    first, second = s.missions[0], s.missions[1]
+    s, _ = game.apply(s, f"visit lemur {first}")
+    s, _ = game.apply(s, f"visit lemur {second}")
+    held = s.players[(s.current - 1) % 2].mission
+    assert held == second and first in s.missions and second not in s.missions
+    assert len(s.missions) == 4
+
+
+def test_lemur_cannot_take_a_mission_not_above_the_board(demo):
+    game, s = new_game(demo, seed=7)
+    s = at_visits(game, s)
+    s, _ = game.apply(s, f"visit lemur {s.missions[0]}")
+    held = s.players[s.current].mission
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"visit lemur {held}")
+    assert refused.value.key == "illegal.mission_not_available"
+
+
+def test_zoo_gate_puts_the_face_up_figurants_under_the_deck(demo):
+    game, s = new_game(demo, seed=8)
+    s = at_visits(game, s)
+    row, top = s.faceup, [g[0] for g in s.deck[: len(s.faceup)]]
+    after, events = game.apply(s, "visit gate")
+    assert list(after.faceup) == top
+    assert sorted(g[0] for g in after.deck[-len(row) :]) == sorted(row)
+    assert after.deck_size == s.deck_size
+    assert events[0] == {"event": "cycled", "cards": list(row)}
+
+
+def test_zoo_gate_near_the_end_of_the_deck_brings_some_cards_back(demo):
+    game, s = new_game(demo, seed=8)
+    s = at_visits(game, s)
+    s = with_fields(s, deck=s.deck[:1])
+    row = set(s.faceup)
+    after, _ = game.apply(s, "visit gate")
+    assert after.deck_size == 1 and not after.last_round
+    assert set(after.faceup) | {after.deck[0][0]} == row | {s.deck[0][0]}
+
+
+def test_headquarters_acquires_a_face_up_figurant_and_refills_its_space(demo):
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    card = s.faceup[1]
+    cost = game.cards.figurants[card].cost
+    s = with_player(s, s.current, tokens=cost)
+    top = s.deck[0][0]
+    after, events = game.apply(s, f"visit hq {card}")
+    assert after.players[s.current].figurants == (card,)
+    assert after.players[s.current].tokens == tokens()
+    assert after.faceup[1] == top
+    assert [e["event"] for e in events[:2]] == ["acquired", "revealed"]
+
+
+def test_headquarters_cannot_acquire_the_top_card_of_the_deck(demo):
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    top = s.deck[0][0]
+    s = with_player(s, s.current, tokens=game.cards.figurants[top].cost)
+    assert not any(a[:3] == ("visit", "hq", top) for a in game.legal_actions(s))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"visit hq {top}")
+    assert refused.value.key == "illegal.card_not_faceup"
+
+
+def test_headquarters_needs_the_tokens_shown_on_the_card(demo):
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    card = s.faceup[0]
+    short = list(game.cards.figurants[card].cost)
+    colour = next(c for c, n in enumerate(short) if n)
+    short[colour] -= 1
+    s = with_player(s, s.current, tokens=tuple(short))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"visit hq {card}")
+    assert refused.value.key == "illegal.cannot_afford"
+
+
+def test_headquarters_grey_is_a_joker_for_any_colour(demo):
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    card = s.faceup[0]
+    cost = list(game.cards.figurants[card].cost)
+    colour = next(c for c, n in enumerate(cost) if n and c != GREY)
+    cost[colour] -= 1
+    cost[GREY] += 1
+    s = with_player(s, s.current, tokens=tuple(cost))
+    action = f"visit hq {card} grey={COLOURS[colour]}"
+    assert Action.parse(action) in game.legal_actions(s)
+    after, _ = game.apply(s, action)
+    assert after.players[s.current].tokens == tokens()
+    assert after.box[GREY] == s.box[GREY] + 1
+
+
+def test_headquarters_grey_may_stand_in_even_when_the_colour_is_held(demo):
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    card = s.faceup[0]
+    cost = game.cards.figurants[card].cost
+    s = with_player(
+        s, s.current, tokens=tuple(n + (1 if c == GREY else 0) for c, n in enumerate(cost))
+    )
+    choices = [a for a in game.legal_actions(s) if a[:3] == ("visit", "hq", card)]
+    assert len(choices) == 1 + len([c for c in range(7) if cost[c] and c != GREY])
+
+
+def test_discarded_tokens_go_back_by_colour_and_grey_to_the_box(demo):
+    game, s = new_game(demo, seed=10)
+    s = at_visits(game, s)
+    card = s.faceup[0]
+    cost = game.cards.figurants[card].cost
+    s = with_player(s, s.current, tokens=cost)
+    after, _ = game.apply(s, f"visit hq {card}")
+    for c, name in enumerate(("red", "blue", "green", "yellow")):
+        assert after.board[c] == s.board[c] + cost[c], name
+    assert after.bag[WHITE] == s.bag[WHITE] + cost[WHITE]
+    assert after.box[GREY] == s.box[GREY] + cost[GREY]
+
+
+# ----------------------------------------------------------------- gastro
+
+
+def gastro_position(demo, hand, board=None, bag=None):
+    game, s = new_game(demo, seed=11)
+    s = at_visits(game, s)
+    s = with_player(s, s.current, tokens=hand)
+    if board is not None:
+        s = with_fields(s, board=board)
+    if bag is not None:
+        s = with_fields(s, bag=bag)
+    return game, s
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "white+white>red",
+        "black+black>blue",
+        "white+white>black",
+        "yellow>red",
+        "red>white",
+        "blue>black",
+        "green>yellow",
+        "grey>white+white",
+        "grey>green+green",
+    ],
+)
+def test_gastro_every_line_of_the_exchange_table(demo, line):
+    hand = tokens(white=2, black=2, yellow=1, red=1, blue=1, green=1, grey=1)
+    full = tokens(red=3, blue=3, green=3, yellow=3)
+    game, s = gastro_position(demo, hand, board=full, bag=tokens(white=3, black=3))
+    assert Action("visit", "gastro", line) in game.legal_actions(s)
+    after, events = game.apply(s, f"visit gastro {line}")
+    gave, got = line.split(">")
+    assert events[0]["gave"] == gave.split("+") and events[0]["got"] == got.split("+")
+    assert sum(after.players[s.current].tokens) == sum(hand) - len(events[0]["gave"]) + len(
+        events[0]["got"]
+    )
+
+
+def test_gastro_never_gives_grey(demo):
+    game, s = gastro_position(demo, tokens(white=2, yellow=1))
+    assert not any(a[1] == "gastro" and a[2].endswith("grey") for a in game.legal_actions(s))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit gastro yellow>grey")
+    assert refused.value.key == "illegal.exchange_for_grey"
+
+
+def test_gastro_only_lines_of_the_table(demo):
+    game, s = gastro_position(demo, tokens(white=1, red=2))
+    for line in ("white>red", "red+red>blue", "red>blue+blue"):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(s, f"visit gastro {line}")
+        assert refused.value.key == "illegal.exchange_not_in_table"
+
+
+def test_gastro_takes_from_the_location_before_the_bag(demo):
+    game, s = gastro_position(demo, tokens(blue=1), board=tokens(red=1), bag=tokens(red=1))
+    after, _ = game.apply(s, "visit gastro blue>red")
+    assert after.board == tokens(blue=1) and after.bag == tokens(red=1)
+
+
+def test_gastro_takes_from_the_bag_when_the_location_is_empty(demo):
+    game, s = gastro_position(demo, tokens(blue=1), board=tokens(), bag=tokens(red=1))
+    after, _ = game.apply(s, "visit gastro blue>red")
+    assert after.bag == tokens() and after.players[s.current].tokens == tokens(red=1)
+
+
+def test_gastro_white_and_black_always_to_and_from_the_bag(demo):
+    game, s = gastro_position(demo, tokens(white=2), board=tokens(), bag=tokens(black=1))
+    after, _ = game.apply(s, "visit gastro white+white>black")
+    assert after.bag == tokens(white=2)
+    assert after.players[s.current].tokens == tokens(black=1)
+
+
+def test_gastro_colour_neither_on_its_location_nor_in_the_bag_is_refused(demo):
+    game, s = gastro_position(demo, tokens(blue=1), board=tokens(), bag=tokens(white=3))
+    assert Action("visit", "gastro", "blue>red") not in game.legal_actions(s)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit gastro blue>red")
+    assert refused.value.key == "illegal.cannot_receive"
+
+
+def test_gastro_grey_for_two_takes_each_from_the_location_then_the_bag(demo):
+    game, s = gastro_position(demo, tokens(grey=1), board=tokens(red=1), bag=tokens(red=1))
+    after, _ = game.apply(s, "visit gastro grey>red+red")
+    assert after.board == tokens() and after.bag == tokens()
+    assert after.players[s.current].tokens == tokens(red=2)
+    assert after.box[GREY] == s.box[GREY] + 1
+
+
+def test_gastro_one_token_for_the_same_colour_is_no_exchange(demo):
+    game, s = gastro_position(demo, tokens(red=1), board=tokens(red=2))
+    with pytest.raises(IllegalAction):
+        game.apply(s, "visit gastro red>red")
+
+
+def test_gastro_needs_the_tokens_given(demo):
+    game, s = gastro_position(demo, tokens(white=1))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit gastro white+white>red")
+    assert refused.value.key == "illegal.not_held"
+
+
+# -------------------------------------------------------------------- end
+
+
+def test_end_when_the_deck_runs_out_the_round_is_completed(demo):
+    game, s = new_game(demo, players=3, seed=12, first=1)
+    s = at_visits(game, with_fields(s, deck=s.deck[:1], current=1))
+    card = s.faceup[0]
+    s = with_player(s, 1, tokens=game.cards.figurants[card].cost)
+    s, events = game.apply(s, f"visit hq {card}")
+    assert s.last_round and {"event": "last_round"} in events
+    s, _ = game.apply(s, "visit gate")
+    assert (s.current, s.phase) == (2, "draw")
+    for player in (2, 0):
+        assert s.current == player
+        s = at_visits(game, s)
+        s, events = game.apply(s, "visit gate")
+        s, events = game.apply(s, "visit gate")
+    assert s.phase == "over" and events[-1] == {"event": "game_over"}
+    assert game.legal_actions(s) == []
+    assert s.turns == 3
+
+
+def test_end_when_the_last_player_empties_the_deck_the_game_ends_with_the_turn(demo):
+    game, s = new_game(demo, players=2, seed=12, first=0)
+    s = at_visits(game, with_fields(s, deck=s.deck[:1], current=1, first=0))
+    s, _ = game.apply(s, "visit gate")
+    card = s.faceup[0]
+    s = with_player(s, 1, tokens=game.cards.figurants[card].cost)
+    s, events = game.apply(s, f"visit hq {card}")
+    assert s.phase == "over"
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw")
+    assert refused.value.key == "illegal.game_over"
+
+
+def test_end_space_left_empty_when_the_deck_is_gone(demo):
+    game, s = new_game(demo, players=3, seed=12)
+    s = at_visits(game, with_fields(s, deck=()))
+    card = s.faceup[2]
+    s = with_player(s, s.current, tokens=game.cards.figurants[card].cost)
+    after, _ = game.apply(s, f"visit hq {card}")
+    assert after.faceup[2] is None
+
+
+# ---------------------------------------------------------- table randomness
+
+
+def test_table_bag_draw_names_the_colours_drawn(demo):
+    game, s = new_game(demo, seed=13, bag="table")
+    assert s.draw_count == 5 and sum(s.players[0].tokens) == 0
+    s, _ = game.apply(s, "draw red red blue white black")
+    assert s.players[s.first].tokens == tokens(red=2, blue=1, white=1, black=1)
+
+
+def test_table_bag_draw_is_checked_against_the_bag(demo):
+    game, s = new_game(demo, seed=13, bag="table")
+    s = with_fields(s, bag=tokens(red=4, blue=10))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw red red red red red")
+    assert refused.value.key == "illegal.not_in_bag"
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw red red")
+    assert refused.value.key == "illegal.draw_count"
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw")
+    assert refused.value.key == "illegal.draw_count"
+
+
+def test_app_bag_refuses_colours_given_by_the_table(demo):
+    game, s = new_game(demo, seed=13)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw red blue")
+    assert refused.value.key == "illegal.app_draws"
+
+
+def test_table_deck_cards_are_named_when_revealed(demo):
+    game, s = new_game(demo, seed=14, deck="table")
+    assert s.faceup == (None,) * 4 and len(s.pending) == 4
+    names = [a[1] for a in game.legal_actions(s)]
+    assert names == sorted(game.cards.deck)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "draw")
+    assert refused.value.key == "illegal.reveal_first"
+    for card in names[:4]:
+        s, _ = game.apply(s, f"reveal {card}")
+    assert list(s.faceup) == names[:4] and not s.pending
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"reveal {names[5]}")
+    assert refused.value.key == "illegal.no_reveal_expected"
+
+
+def test_table_deck_zoo_gate_cards_come_back_only_after_the_rest(demo):
+    game, s = new_game(demo, seed=14, deck="table")
+    for card in sorted(game.cards.deck)[:4]:
+        s, _ = game.apply(s, f"reveal {card}")
+    s = at_visits(game, with_fields(s, deck=(("a1", "a2"),)))
+    row = s.faceup
+    s, _ = game.apply(s, "visit gate")
+    assert s.deck == (("a1", "a2"), tuple(sorted(row)))
+    assert [a[1] for a in game.legal_actions(s)] == ["a1", "a2"]
+    s, _ = game.apply(s, "reveal a2")
+    s, _ = game.apply(s, "reveal a1")
+    assert sorted(a[1] for a in game.legal_actions(s)) == sorted(row)
+
+
+# ------------------------------------------------------------ corrections
+
+
+def test_correct_moves_a_token_and_is_refused_when_nothing_is_there(demo):
+    game, s = new_game(demo, seed=15)
+    s = with_fields(s, board=tokens())
+    after, events = game.apply(s, "correct token red bag board")
+    assert after.board == tokens(red=1) and after.bag[RED] == s.bag[RED] - 1
+    assert events == [{"event": "corrected", "action": "correct token red bag board"}]
+    with pytest.raises(IllegalAction):
+        game.apply(s, "correct token red board bag")
+
+
+def test_correct_names_the_real_face_up_card(demo):
+    game, s = new_game(demo, seed=15)
+    real = s.deck[3][0]
+    model = s.faceup[0]
+    after, _ = game.apply(s, f"correct faceup 1 {real}")
+    assert after.faceup[0] == real and after.deck[3] == (model,)
+
+
+def test_correct_owner_mission_and_penguin(demo):
+    game, s = new_game(demo, seed=15)
+    card = s.faceup[0]
+    s = with_player(s, 0, figurants=(card,))
+    s, _ = game.apply(s, f"correct owner {card} p2")
+    assert s.players[1].figurants == (card,) and s.players[0].figurants == ()
+    mission = s.missions[0]
+    s, _ = game.apply(s, f"correct mission {mission} p1")
+    assert s.players[0].mission == mission and mission not in s.missions
+    s, _ = game.apply(s, f"correct mission {mission} board")
+    assert s.players[0].mission is None and mission in s.missions
+    p1, p2 = s.players[0].penguin, s.players[1].penguin
+    s, _ = game.apply(s, f"correct penguin p1 {p2}")
+    assert (s.players[0].penguin, s.players[1].penguin) == (p2, p1)
+
+
+# ---------------------------------------------------------- refused input
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("", "action.empty"),
+        ("fly", "action.unknown_verb"),
+        ("visit moon", "action.unknown_location"),
+        ("visit chimp now", "action.bad_arguments"),
+        ("visit gastro pink>red", "action.bad_exchange"),
+        ("visit hq becky grey=pink", "action.unknown_colour"),
+        ("correct teleport", "action.bad_correction"),
+    ],
+)
+def test_malformed_actions_are_told_apart_from_illegal_ones(demo, text, key):
+    game, s = new_game(demo, seed=16)
+    s = at_visits(game, s)
+    with pytest.raises(MalformedAction) as refused:
+        game.apply(s, text)
+    assert refused.value.key == key
+    assert refused.value.text("pl") != refused.value.text("en")
+
+
+def test_refusals_say_why_in_english_and_polish(demo):
+    game, s = new_game(demo, seed=16)
+    s = at_visits(game, with_fields(s, board=tokens()))
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit chimp")
+    assert refused.value.text("en") == (
+        "No blue token lies on the Chimp enclosure: you cannot visit it."
+    )
+    assert refused.value.text("pl") == (
+        "Miejsce Wybieg szympansów nie ma żetonu w kolorze: niebieski. Nie można go odwiedzić."
+    )
+
+
+def test_a_refused_action_leaves_the_state_unchanged(demo):
+    game, s = new_game(demo, seed=16)
+    s = at_visits(game, with_fields(s, board=tokens()))
+    before = s.to_json()
+    with pytest.raises(IllegalAction):
+        game.apply(s, "visit chimp")
+    assert s.to_json() == before

@@ -1,0 +1,91 @@
+"""Scoring clauses and the tie-breaks of the family variant."""
+
+import pytest
+from family_helpers import new_game, tokens, with_player
+
+from rules.pingwiny.position import PositionError, score_position
+
+
+def player(penguin, figurants=(), mission=None, left=0, name=None):
+    return {
+        "name": name,
+        "penguin": penguin,
+        "figurants": list(figurants),
+        "mission": mission,
+        "tokens": left,
+    }
+
+
+def test_scoring_figurant_points_are_summed(demo):
+    sheet, _ = score_position(demo, {"players": [player("rico", ["burt", "mort"])]})
+    assert sheet.lines[0].figurants == 3 + 1
+
+
+def test_scoring_penguin_bonus_is_one_per_two_cards_showing_its_colour(demo):
+    three_red = ["burt", "mort", "king-julian"]
+    sheet, _ = score_position(demo, {"players": [player("rico", three_red)]})
+    assert sheet.lines[0].penguin_bonus == 1
+    four_red = three_red + ["szczury"]
+    sheet, _ = score_position(demo, {"players": [player("rico", four_red)]})
+    assert sheet.lines[0].penguin_bonus == 2
+
+
+def test_scoring_mission_counts_cards_of_its_type_highest_step_reached(demo):
+    enemies = ["becky", "king-of-the-rats"]
+    sheet, _ = score_position(demo, {"players": [player("rico", enemies, "najlepszy-wrog")]})
+    assert sheet.lines[0].mission == 0
+    sheet, _ = score_position(
+        demo, {"players": [player("rico", enemies + ["szczury"], "najlepszy-wrog")]}
+    )
+    assert sheet.lines[0].mission == 1
+
+
+def test_scoring_penalty_is_one_point_per_token_held_of_any_colour(demo):
+    held = {"white": 1, "black": 1, "grey": 1, "red": 2}
+    sheet, _ = score_position(demo, {"players": [player("rico", left=held)]})
+    assert (sheet.lines[0].penalty, sheet.lines[0].total) == (-5, -5)
+
+
+def test_scoring_from_a_game_state_matches_the_position(demo):
+    game, s = new_game(demo, seed=3)
+    s = with_player(s, 0, figurants=("burt", "mort"), tokens=tokens(red=1), mission=None)
+    line = game.score(s).lines[0]
+    sheet, _ = score_position(
+        demo, {"players": [player(s.players[0].penguin, ["burt", "mort"], left=1)]}
+    )
+    assert line == sheet.lines[0]
+
+
+def test_tie_break_more_figurants_wins(demo):
+    # 4 points from one card against 2 + 2 from two cards (king-julian 2, buck-rogut 2)
+    sheet, _ = score_position(
+        demo,
+        {
+            "players": [
+                player("kowalski", ["becky"]),
+                player("skipper", ["king-julian", "buck-rogut"]),
+            ]
+        },
+    )
+    totals = [line.total for line in sheet.lines]
+    assert totals[0] == totals[1]
+    assert sheet.winners == (1,) and sheet.decided_by == "figurants"
+
+
+def test_tie_break_same_points_and_cards_is_a_shared_win(demo):
+    sheet, _ = score_position(
+        demo,
+        {"players": [player("kowalski", ["mort"]), player("skipper", ["szczury"]), player("rico")]},
+    )
+    assert sheet.winners == (0, 1) and sheet.decided_by == "shared"
+
+
+def test_position_with_unknown_cards_is_refused_with_every_problem(demo):
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"players": [player("pingu", ["nobody"], "no-mission", left="many")]})
+    assert str(refused.value) == (
+        "player 1: figurant 'nobody' is not in the catalogue; "
+        "player 1: mission 'no-mission' is not in the catalogue; "
+        "player 1: penguin 'pingu' is not in the catalogue; "
+        "player 1: 'tokens' must be a number or counts by colour"
+    )
