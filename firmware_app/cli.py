@@ -7,6 +7,7 @@ traceback.
 
 import argparse
 import json
+import logging
 import random
 import sys
 from pathlib import Path
@@ -54,7 +55,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
         return 0
     status = "finished" if final.phase == "over" else "not finished (score so far)"
     print(f"{args.record}: {len(result.states) - 1} actions, game {status}")
-    print(sheet_text(sheet, names, game.cards.demo_label))
+    print(sheet_text(sheet, names, game.cards.demo_label, final=final.phase == "over"))
     return 0
 
 
@@ -96,6 +97,72 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_run(args: argparse.Namespace) -> int:
+    from firmware_app.config import ConfigError
+    from firmware_app.daemon import run
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        return run(args.config)
+    except ConfigError as error:
+        raise CommandError(f"configuration:\n{error}") from None
+
+
+def cmd_sim(args: argparse.Namespace) -> int:
+    if not args.headless:
+        from firmware_app.terminal import run_terminal
+
+        return run_terminal(args.state_dir, args.language, args.seed)
+    from firmware_app.headless import ScriptError, run_script
+
+    if not args.script:
+        raise CommandError("--headless needs --script FILE")
+    try:
+        lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+    except OSError as error:
+        raise CommandError(f"{args.script}: cannot read: {error.strerror}") from None
+    state_dir = Path(args.state_dir) if args.state_dir else None
+    try:
+        sim = run_script(lines, state_dir, language=args.language, seed=args.seed)
+    except ScriptError as error:
+        raise CommandError(f"{args.script}: {error}") from None
+    summary = sim.summary()
+    if args.json:
+        print(json.dumps(summary, ensure_ascii=False, indent=2))
+    else:
+        for frame in sim.frames:
+            print(frame)
+            print("-" * 24)
+        if summary["score"]:
+            session = sim.app.session
+            names = player_names(session.game.options.names, session.game.n)
+            sheet = session.game.score(session.state)
+            print(sheet_text(sheet, names, session.game.cards.demo_label, final=session.over))
+    sim.close()
+    return 0
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from firmware_app.demo import write_demo_gif
+
+    frames = write_demo_gif(Path(args.gif), players=args.players, seed=args.seed)
+    print(f"{args.gif}: {frames} frames")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    from firmware_app.config import load_config
+    from firmware_app.journal import Journal
+
+    config = load_config(args.config)
+    with Journal(config.app.journal) as journal:
+        written = journal.export_all(args.out)
+    for path in written:
+        print(path)
+    print(f"{len(written)} finished game(s) exported to {args.out}")
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="tableside", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)
@@ -118,6 +185,30 @@ def parser() -> argparse.ArgumentParser:
     c = csub.add_parser("check", help="validate the catalogue; list what is still unknown")
     c.add_argument("files", nargs="*", help="owner's files to check with the shipped data")
     c.set_defaults(run=cmd_catalogue_check)
+
+    p = sub.add_parser("run", help="the daemon on real hardware")
+    p.add_argument("--config", help="the configuration file (default: simulator settings)")
+    p.set_defaults(run=cmd_run)
+
+    p = sub.add_parser("sim", help="the simulator: the panel in the terminal, keys for buttons")
+    p.add_argument("--headless", action="store_true", help="run a script on the fakes")
+    p.add_argument("--script", help="the script of button and tag events (docs/sim-script.md)")
+    p.add_argument("--json", action="store_true", help="final state and score sheet as JSON")
+    p.add_argument("--state-dir", help="where the journal lives (default: a new temporary one)")
+    p.add_argument("--language", choices=["pl", "en"], default="en")
+    p.add_argument("--seed", type=int, default=1, help="seed of the app's shuffles and draws")
+    p.set_defaults(run=cmd_sim)
+
+    p = sub.add_parser("demo", help="play a whole demo game; write the panel as a GIF")
+    p.add_argument("--gif", required=True)
+    p.add_argument("--players", type=int, default=3)
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(run=cmd_demo)
+
+    p = sub.add_parser("export", help="write the finished games of the journal as game records")
+    p.add_argument("--config", help="the configuration file naming the state folder")
+    p.add_argument("--out", default=".", help="the folder to write them to")
+    p.set_defaults(run=cmd_export)
 
     p = sub.add_parser("selfplay", help="a random legal game on the demo deck, as a record")
     p.add_argument("--players", type=int, default=3)

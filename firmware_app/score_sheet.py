@@ -9,7 +9,9 @@ DECIDED = {
 }
 
 
-def sheet_text(sheet: ScoreSheet, names: list[str], demo_label: str | None) -> str:
+def sheet_text(
+    sheet: ScoreSheet, names: list[str], demo_label: str | None, final: bool = True
+) -> str:
     """One block per player, line by line, then the winner and how it was decided."""
     lines = []
     if demo_label:
@@ -24,7 +26,10 @@ def sheet_text(sheet: ScoreSheet, names: list[str], demo_label: str | None) -> s
             f"  total           {line.total:>4}",
         ]
     winners = " and ".join(names[w] for w in sheet.winners)
-    lines.append(f"Winner: {winners} {DECIDED[sheet.decided_by]}")
+    if final:
+        lines.append(f"Winner: {winners} {DECIDED[sheet.decided_by]}")
+    else:
+        lines.append(f"Leading so far: {winners}")
     return "\n".join(lines)
 
 

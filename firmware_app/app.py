@@ -1,0 +1,183 @@
+"""The application: screens, the game session and the journal, without hardware.
+
+The daemon and the simulator feed it button and tag events and show what
+``render`` draws; tests drive it the same way. Every input takes one flow:
+the top screen turns it into a rules action or a move through menus; an
+action is checked by the engine, committed to the journal, and only then
+shown. A refused action shows its reason and changes nothing.
+"""
+
+import logging
+import secrets
+import time
+from pathlib import Path
+
+from firmware_app import catalogue_files
+from firmware_app.i18n import Translator
+from firmware_app.session import Session
+from firmware_app.table_text import event_lines
+from firmware_app.ui.canvas import Canvas
+from firmware_app.ui.screens import Notice, Screen
+from hw.events import ButtonEvent, Press, TagEvent
+from rules.errors import RulesError
+
+LOG = logging.getLogger("tableside.app")
+COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
+DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+
+
+class App:
+    """Everything the box shows and remembers, driven by input events."""
+
+    def __init__(
+        self,
+        journal,
+        *,
+        language: str = "pl",
+        owner_catalogue: Path | None = None,
+        buttons: tuple[str, ...] = ("up", "down", "ok", "back") + COLOUR_BUTTONS,
+        clock=time.time,
+        seeds=lambda: secrets.randbits(63),
+        reader_name: str = "none",
+        defaults: dict | None = None,
+    ) -> None:
+        self.journal = journal
+        self.clock = clock
+        self.seed = seeds
+        self.owner_catalogue = owner_catalogue
+        self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
+        defaults = {**DEFAULTS, **(defaults or {}), "language": language}
+        self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
+        self.language = self.settings["language"]
+        self.t = Translator(self.language)
+        self.reader_name = reader_name
+        self.stack: list[Screen] = []
+        self.session: Session | None = Session.resume(journal)
+        self._back_was_long = False
+        from firmware_app.flows.start import start_screen
+
+        self.stack.append(start_screen(self))
+
+    # ----------------------------------------------------------- catalogue
+
+    def catalogue(self, demo: bool):
+        owner = (
+            [self.owner_catalogue] if self.owner_catalogue and self.owner_catalogue.exists() else []
+        )
+        return catalogue_files.load(owner, demo=demo)
+
+    # --------------------------------------------------------------- input
+
+    def button(self, event: ButtonEvent) -> None:
+        """One button event; BACK acts on release, a long BACK undoes."""
+        name, kind = event.name, event.kind
+        if name == "back":
+            if kind == Press.LONG:
+                self._back_was_long = True
+                self.undo()
+            elif kind == Press.RELEASE:
+                if not self._back_was_long:
+                    self.top.button("back")
+                self._back_was_long = False
+            elif kind == Press.PRESS:
+                self._back_was_long = False
+            return
+        if kind == Press.PRESS or (kind == Press.REPEAT and name in ("up", "down")):
+            self.top.button(name)
+
+    def tag(self, event: TagEvent) -> None:
+        """A tag on the reader: the card it names, or the enrolment of a new tag."""
+        card = self.tags().get(event.uid)
+        if card is None:
+            from firmware_app.flows.cards import enrol_tag
+
+            enrol_tag(self, event.uid)
+        else:
+            self.top.card(card)
+
+    def tags(self) -> dict[str, str]:
+        return self.settings["tags"]
+
+    def setting(self, key: str):
+        """A user setting, from memory: the loop reads them every tick."""
+        return self.settings[key]
+
+    def set_setting(self, key: str, value) -> None:
+        self.journal.set_setting(key, value)
+        self.settings[key] = value
+        if key == "language":
+            self.language = value
+            self.t = Translator(value)
+
+    # ------------------------------------------------------------- screens
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+
+    def pop(self, screen: Screen | None = None) -> None:
+        """Leave the top screen (or ``screen``); the first screen stays."""
+        if screen is not None and screen in self.stack[1:]:
+            self.stack.remove(screen)
+        elif screen is None and len(self.stack) > 1:
+            self.stack.pop()
+
+    def reset(self, screen: Screen) -> None:
+        self.stack = [screen]
+
+    def notice(self, title: str, lines: list[str], then=None) -> None:
+        self.push(Notice(self, title, lines, then))
+
+    def wrap(self, text: str) -> list[str]:
+        return Canvas().font.wrap(text, 126)
+
+    def render(self) -> Canvas:
+        canvas = Canvas()
+        self.top.draw(canvas)
+        return canvas
+
+    # ---------------------------------------------------------------- game
+
+    def act(self, action: str) -> bool:
+        """Play one rules action; show what the table must do, or why not."""
+        try:
+            events = self.session.act(action)
+        except RulesError as error:
+            LOG.info("refused %r: %s", action, error.text("en"))
+            self.notice(self.t("Not allowed"), [self.t.refusal(error)])
+            return False
+        LOG.info("action %s", action)
+        self.show_game(events)
+        return True
+
+    def show_game(self, events: list[dict] | None = None) -> None:
+        """The game's current screen, with what the last action asks of the table."""
+        from firmware_app.flows.end import end_screen
+        from firmware_app.flows.turn import turn_screen
+
+        session = self.session
+        self.reset(end_screen(self) if session.over else turn_screen(self))
+        lines = event_lines(self.t, session.game, events or [])
+        if lines:
+            self.notice(self.t("At the table"), lines)
+
+    def undo(self) -> None:
+        if self.session is None:
+            return
+        undone = self.session.undo()
+        if undone is None:
+            self.notice(self.t("Undo"), [self.t("Nothing to undo.")])
+            return
+        LOG.info("undo %s", undone)
+        self.show_game()
+        self.notice(self.t("Undone"), [self.t("Undone: {action}", action=undone)])
+
+    def redo(self) -> None:
+        events = self.session.redo() if self.session else None
+        if events is None:
+            self.notice(self.t("Redo"), [self.t("Nothing to redo.")])
+            return
+        self.show_game(events)

@@ -1,0 +1,77 @@
+"""A player that presses the buttons by itself: for demos, soak and crash tests.
+
+It reads the screen on top of the app and presses what a person would: OK
+on notices, a random legal move on the turn menu, a random item in the
+sub-menus, colours from the bag when the table draws. Its choices are drawn
+from a generator seeded by the seed and the number of actions played so
+far, so after a restart it makes exactly the same moves again.
+"""
+
+import random
+
+from firmware_app.flows.turn import TurnMenu
+from firmware_app.ui.screens import ColourEntry, Menu, Notice
+from rules.colours import COLOURS
+
+
+class Autopilot:
+    def __init__(self, sim, seed: int) -> None:
+        self.sim, self.seed = sim, seed
+        self.chooser = random.Random()
+        self.at = -1
+
+    def _rng(self) -> random.Random:
+        played = len(self.sim.app.session.states) if self.sim.app.session else 0
+        if played != self.at:
+            self.at = played
+            self.chooser.seed(self.seed * 1_000_003 + played)
+        return self.chooser
+
+    def step(self) -> bool:
+        """Press what the screen asks for; False once the game is over."""
+        app, sim = self.sim.app, self.sim
+        top = app.top
+        if app.session is not None and app.session.over and not isinstance(top, Notice):
+            return False
+        if isinstance(top, Notice):
+            sim.press("ok")
+        elif isinstance(top, ColourEntry):
+            bag = list(app.session.state.bag)
+            colour = self._rng().choices(COLOURS, weights=bag)[0]
+            sim.press(colour)
+        elif isinstance(top, TurnMenu):
+            self._choose(top, self._rng().randrange(top.moves))
+        elif isinstance(top, Menu):
+            self._choose(top, self._start_or_random(top))
+        return True
+
+    def _start_or_random(self, menu: Menu) -> int:
+        if menu is self.sim.app.stack[0]:
+            return 0  # the start screen after a restart: resume the game
+        return self._rng().randrange(len(menu.items))
+
+    def _choose(self, menu: Menu, index: int) -> None:
+        steps = index - menu.cursor
+        if steps:
+            self.sim.press("down" if steps > 0 else "up", abs(steps))
+        self.sim.press("ok")
+
+    def play(self, limit: int = 100_000) -> None:
+        for _ in range(limit):
+            if not self.step():
+                return
+
+
+def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
+    """Button presses from the start screen to the first turn with app randomness."""
+    return [
+        "press ok",
+        "press ok",
+        f"press down {players - 2}",
+        "press ok",
+        "press ok",
+        "press ok",
+        "press ok",
+        "press down" if demo else "",
+        "press ok",
+    ]

@@ -1,0 +1,72 @@
+"""``tableside run``: the daemon on the device.
+
+Start-up is ordered so the panel shows something as early as possible (a
+Zero 2 W is slow to import Python): configuration, panel, first frame, then
+the rest. systemd hears READY after the first frame, a watchdog ping from
+every loop tick, and STOPPING on the way out. SIGTERM raises ``SystemExit``
+so shutdown runs through the ``finally`` blocks below.
+"""
+
+import logging
+import time
+
+from firmware_app.app import App
+from firmware_app.config import load_config
+from firmware_app.journal import Journal
+from firmware_app.loop import Loop
+from firmware_app.systemd_notify import Notifier, exit_on_sigterm
+from firmware_app.ui.canvas import Canvas
+from hw.buttons import build_buttons
+from hw.buzzer import build_buzzer
+from hw.display import build_display
+from hw.rfid import build_reader
+
+LOG = logging.getLogger("tableside.daemon")
+TICK = 0.01
+
+
+def message_frame(text: str) -> Canvas:
+    canvas = Canvas()
+    canvas.title("Tableside")
+    canvas.paragraph(text)
+    return canvas
+
+
+def run(config_path: str | None) -> int:
+    exit_on_sigterm()
+    config = load_config(config_path)
+    notifier = Notifier()
+    display = build_display(config.display)
+    display.show(message_frame("…").image)
+    config.app.state_dir.mkdir(parents=True, exist_ok=True)
+    journal = Journal(config.app.journal)
+    buttons = build_buttons(config.buttons)
+    reader = build_reader(config.reader)
+    buzzer = build_buzzer(config.buzzer)
+    try:
+        app = App(
+            journal,
+            language=config.app.language,
+            owner_catalogue=config.app.catalogue,
+            buttons=buttons.names,
+            reader_name=config.reader["driver"],
+            defaults={
+                "sleep_minutes": config.app.sleep_after_minutes,
+                "bag": config.app.bag,
+                "deck": config.app.deck,
+            },
+        )
+        loop = Loop(app, buttons, reader, display, notifier=notifier, buzzer=buzzer)
+        loop.tick(time.monotonic())
+        notifier.ready()
+        LOG.info("ready: %s", config.source or "simulator defaults")
+        while True:
+            loop.tick(time.monotonic())
+            time.sleep(TICK)
+    finally:
+        notifier.stopping()
+        display.show(message_frame("Stopped. / Zatrzymano.").image)
+        for part in (buttons, reader, buzzer):
+            part.close()
+        display.close()
+        journal.close()

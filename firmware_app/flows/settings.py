@@ -1,0 +1,67 @@
+"""Settings the family can change on the box, kept in the journal.
+
+Wiring-level choices (pins, panel type, reader) live in the configuration
+file; the screen shows them but they change only with the file.
+"""
+
+from firmware_app.ui.screens import Item, Menu
+
+CONTRAST_LEVELS = (16, 64, 128, 192, 255)
+SLEEP_MINUTES = (0, 2, 5, 10, 30)
+
+
+def settings_menu(app) -> Menu:
+    t = app.t
+
+    def choose(key: str, title: str, options: list[tuple[str, object]]) -> None:
+        def pick(value):
+            app.set_setting(key, value)
+            app.pop()
+            app.pop()
+            app.push(settings_menu(app))
+
+        app.push(Menu(app, title, [Item(label, lambda v=v: pick(v)) for label, v in options]))
+
+    language = {"pl": "Polski", "en": "English"}
+    current, contrast = app.setting("language"), app.setting("contrast")
+    sleep, bag, deck = app.setting("sleep_minutes"), app.setting("bag"), app.setting("deck")
+    items = [
+        Item(
+            t("Language: {value}", value=language[current]),
+            lambda: choose("language", t("Language"), [(v, k) for k, v in language.items()]),
+        ),
+        Item(
+            t("Contrast: {value}", value=contrast),
+            lambda: choose("contrast", t("Contrast"), [(str(v), v) for v in CONTRAST_LEVELS]),
+        ),
+        Item(
+            t("Sleep after: {value}", value=_minutes(t, sleep)),
+            lambda: choose(
+                "sleep_minutes", t("Sleep"), [(_minutes(t, v), v) for v in SLEEP_MINUTES]
+            ),
+        ),
+        Item(
+            t("Bag: {value}", value=t("app") if bag == "app" else t("table")),
+            lambda: choose("bag", t("Token bag"), [(t("app"), "app"), (t("table"), "table")]),
+        ),
+        Item(
+            t("Deck: {value}", value=t("app") if deck == "app" else t("table")),
+            lambda: choose("deck", t("Figurant deck"), [(t("app"), "app"), (t("table"), "table")]),
+        ),
+        Item(
+            t("Reader: {value}", value=app.reader_name),
+            lambda: app.notice(t("Reader"), [t("The reader is set in the configuration file.")]),
+        ),
+        Item(t("Teach a card"), lambda: _teach(app)),
+    ]
+    return Menu(app, t("Settings"), items)
+
+
+def _minutes(t, minutes: int) -> str:
+    return t("never") if minutes == 0 else t("{n} min", n=minutes)
+
+
+def _teach(app) -> None:
+    from firmware_app.flows.cards import teach_menu
+
+    app.push(teach_menu(app))

@@ -1,0 +1,71 @@
+"""One game being played: the engine, its states, and the journal that keeps it.
+
+Every accepted action is committed to the journal before the caller shows
+its result, so what the table saw acknowledged survives a power cut. The
+states since the start stay in memory: undo drops the last one, and redo
+applies the undone action again, which gives the same draw because the
+random source lives in the state.
+"""
+
+from rules.actions import Action
+from rules.record import new_record, replay
+
+
+class Session:
+    def __init__(self, journal, game_id: int, record: dict) -> None:
+        result = replay(record)
+        self.journal, self.game_id = journal, game_id
+        self.game = result.game
+        self.states = list(result.states)
+
+    @classmethod
+    def start(cls, journal, options, catalogue, now: float) -> "Session":
+        header = new_record("pingwiny", "family", options, catalogue)
+        game_id = journal.start_game(header, now=now)
+        return cls(journal, game_id, journal.record(game_id))
+
+    @classmethod
+    def resume(cls, journal) -> "Session | None":
+        game_id = journal.unfinished()
+        if game_id is None:
+            return None
+        return cls(journal, game_id, journal.record(game_id))
+
+    @property
+    def state(self):
+        return self.states[-1]
+
+    @property
+    def over(self) -> bool:
+        return self.state.phase == "over"
+
+    def act(self, action: str | Action) -> list[dict]:
+        """Apply, then commit; a refused action raises and nothing is written."""
+        action = Action.parse(action) if isinstance(action, str) else action
+        new, events = self.game.apply(self.state, action)
+        self.journal.append(self.game_id, str(action))
+        self.states.append(new)
+        return events
+
+    def can_undo(self) -> bool:
+        return len(self.states) > 1
+
+    def undo(self) -> str | None:
+        if not self.can_undo():
+            return None
+        undone = self.journal.undo(self.game_id)
+        self.states.pop()
+        return undone
+
+    def redo(self) -> list[dict] | None:
+        if not self.journal.can_redo(self.game_id):
+            return None
+        action = self.journal.redo(self.game_id)
+        new, events = self.game.apply(self.state, Action.parse(action))
+        self.states.append(new)
+        return events
+
+    def finish(self, now: float) -> None:
+        """The table accepted the final score: the game is kept as finished."""
+        sheet = self.game.score(self.state)
+        self.journal.finish(self.game_id, sheet.to_json(), now=now)

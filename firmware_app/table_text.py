@@ -1,0 +1,76 @@
+"""What the table must do after an action, in words for the panel.
+
+The app keeps the books; the players move the real tokens and cards. After
+each action the engine's events become short instructions: which tokens to
+take or return and where, which card to lay out, that the last round began.
+"""
+
+from collections import Counter
+
+from rules.colours import INDEX
+
+DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
+SUPPLY_PLACE = {"red": "gorilla", "blue": "chimp", "green": "storehouse", "yellow": "shop"}
+
+
+def counted(t, colours: list[str]) -> str:
+    """``2× red, blue`` in the screen's language."""
+    counts = Counter(colours)
+    return ", ".join(
+        (f"{n}× " if n > 1 else "") + t.name(c) for c, n in sorted(counts.items(), key=_order)
+    )
+
+
+def _order(item: tuple[str, int]) -> int:
+    return INDEX[item[0]]
+
+
+def returns(t, colours: list[str]) -> list[str]:
+    """Where each discarded colour goes: the bag, the box or its location."""
+    by_place: dict[str, list[str]] = {}
+    for colour in colours:
+        place = DISCARD_PLACE.get(colour) or SUPPLY_PLACE[colour]
+        by_place.setdefault(place, []).append(colour)
+    lines = []
+    for place, group in by_place.items():
+        where = (
+            t("the bag") if place == "bag" else t("the box") if place == "box" else t.name(place)
+        )
+        lines.append(t("Return {tokens} to {place}.", tokens=counted(t, group), place=where))
+    return lines
+
+
+def event_lines(t, game, events: list[dict]) -> list[str]:
+    lines: list[str] = []
+    for e in events:
+        kind = e["event"]
+        if kind == "drew" and e["tokens"]:
+            if game.app_bag:
+                lines.append(t("From the bag: {tokens}.", tokens=counted(t, e["tokens"])))
+        elif kind == "took":
+            lines.append(t("Take {tokens} from its location.", tokens=counted(t, e["tokens"])))
+        elif kind == "exchanged":
+            lines += returns(t, e["gave"])
+            lines.append(t("Take {tokens}.", tokens=counted(t, e["got"])))
+        elif kind == "acquired":
+            card = game.cards.figurants[e["card"]].name
+            lines.append(t("Take the card {card}.", card=card))
+            lines += returns(t, e["paid"])
+        elif kind == "revealed" and game.app_deck:
+            card = game.cards.figurants[e["card"]].name
+            lines.append(t("Lay {card} face up in space {space}.", card=card, space=e["slot"] + 1))
+        elif kind == "cycled" and e["cards"]:
+            lines.append(t("Put the face-up figurants under the deck."))
+        elif kind == "mission":
+            taken = game.cards.missions[e["taken"]].name
+            lines.append(t("Take the mission {mission}.", mission=taken))
+            if e["returned"]:
+                back = game.cards.missions[e["returned"]].name
+                lines.append(t("Put {mission} back above the board.", mission=back))
+        elif kind == "last_round":
+            lines.append(t("The deck is empty: this is the last round."))
+        elif kind == "game_over":
+            lines.append(t("The round is complete: the game is over."))
+        elif kind == "corrected":
+            lines.append(t("Corrected."))
+    return lines

@@ -1,0 +1,72 @@
+"""Drawing a screen on the 128x64 one-bit panel, and the text it showed.
+
+A screen draws on a fresh ``Canvas``; the daemon sends ``canvas.image`` to
+the panel only when it differs from the last frame. Every piece of text
+drawn is also kept in ``canvas.lines`` so the headless simulator and the
+tests can read a frame as text, in the order it was drawn.
+"""
+
+from PIL import Image, ImageDraw
+
+from firmware_app.font import PixelFont, small
+
+WIDTH, HEIGHT = 128, 64
+ELLIPSIS = "…"
+
+
+class Canvas:
+    """A blank frame with the few drawing primitives every screen uses."""
+
+    def __init__(self, font: PixelFont | None = None) -> None:
+        self.image = Image.new("1", (WIDTH, HEIGHT))
+        self.draw = ImageDraw.Draw(self.image)
+        self.font = font or small()
+        self.lines: list[str] = []
+
+    @property
+    def row_height(self) -> int:
+        return self.font.line_height
+
+    @property
+    def body_rows(self) -> int:
+        """Rows of text that fit under the title bar."""
+        return (HEIGHT - self.row_height - 1) // self.row_height
+
+    def fit(self, text: str, width: int = WIDTH - 2) -> str:
+        """``text`` cut with an ellipsis to fit ``width`` pixels."""
+        if self.font.text_width(text) <= width:
+            return text
+        while text and self.font.text_width(text + ELLIPSIS) > width:
+            text = text[:-1]
+        return text + ELLIPSIS
+
+    def title(self, text: str, right: str = "") -> None:
+        """A lit bar across the top with dark text, and an optional right-hand note."""
+        h = self.row_height
+        self.draw.rectangle((0, 0, WIDTH - 1, h - 1), fill=1)
+        room = WIDTH - 2 - (self.font.text_width(right) + 4 if right else 0)
+        shown = self.fit(text, room)
+        self.font.draw(self.draw, (1, 0), shown, fill=0)
+        if right:
+            self.font.draw(self.draw, (WIDTH - 1 - self.font.text_width(right), 0), right, fill=0)
+        self.lines.append(f"[{shown}]" + (f" {right}" if right else ""))
+
+    def row(self, index: int, text: str, selected: bool = False) -> None:
+        """One line of the body; a selected line is drawn lit, with dark text."""
+        y = self.row_height * (index + 1) + 1
+        shown = self.fit(text)
+        if selected:
+            self.draw.rectangle((0, y, WIDTH - 1, y + self.row_height - 1), fill=1)
+        self.font.draw(self.draw, (1, y), shown, fill=0 if selected else 1)
+        self.lines.append(("> " if selected else "  ") + shown)
+
+    def paragraph(self, text: str, first_row: int = 0) -> list[str]:
+        """Wrapped text from ``first_row``; returns the lines that did not fit."""
+        wrapped = self.font.wrap(text, WIDTH - 2) if text else []
+        room = self.body_rows - first_row
+        for i, line in enumerate(wrapped[:room]):
+            self.row(first_row + i, line)
+        return wrapped[room:]
+
+    def text(self) -> str:
+        return "\n".join(self.lines)
