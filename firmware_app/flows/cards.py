@@ -21,14 +21,14 @@ def enrol_tag(app, uid: str) -> None:
     cards = [(f.name, f.id) for f in catalogue.figurants if f.id not in known]
     cards += [(m.name, m.id) for m in catalogue.missions if m.id not in known]
 
-    def link(card: str) -> None:
+    def link(card: str, name: str) -> None:
         tags = dict(app.tags())
         tags[uid] = card
         app.set_setting("tags", tags)
         app.pop()
-        app.notice(t("Tag"), [t("Tag {uid} is now {card}.", uid=uid, card=card)])
+        app.notice(t("Tag"), [t("Tag {uid} is now {card}.", uid=uid, card=name)])
 
-    items = [Item(name, lambda c=card: link(c)) for name, card in cards]
+    items = [Item(name, lambda c=card, n=name: link(c, n)) for name, card in cards]
     app.push(Menu(app, t("New tag: which card?"), items))
 
 

@@ -1,0 +1,192 @@
+"""Whole family games played through the screens by button and tag events on the fakes."""
+
+import pytest
+
+from firmware_app.autopilot import Autopilot, new_game_script
+from firmware_app.headless import Headless, run_script
+from firmware_app.journal import Journal
+from firmware_app.session import Session
+from rules.record import replay
+
+
+@pytest.fixture
+def sim(tmp_path):
+    sim = Headless(tmp_path / "state", language="en", seed=3)
+    yield sim
+    sim.close()
+
+
+def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
+    for line in new_game_script(players)[:5]:
+        sim.command(line)
+    sim.command("press down" if bag_table else "press ok 0")
+    sim.press("ok")
+    sim.command("press down" if deck_table else "press ok 0")
+    sim.press("ok")
+    assert "Demo deck (made up)" in sim.screen
+    sim.press("down")
+    sim.press("ok")
+
+
+def test_start_screen_offers_a_new_game(sim):
+    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+
+
+def test_setup_wizard_walks_the_table_through_setup(sim):
+    start_demo_game(sim, players=3)
+    titles = []
+    while sim.app.session.state.phase == "draw" and "Draw 2 tokens" not in sim.screen:
+        titles.append(sim.screen.splitlines()[0])
+        sim.press("ok")
+    assert [t.split("]")[0] + "]" for t in titles] == [
+        "[Cards]",
+        "[Penguins]",
+        "[First player]",
+        "[Missions]",
+        "[Figurants]",
+        "[Tokens]",
+    ]
+    first = sim.app.session.state.first
+    assert sim.screen.startswith(f"[Player {first + 1}] draw 2")
+
+
+def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(sim):
+    start_demo_game(sim, players=3)
+    Autopilot(sim, seed=11).play()
+    session = sim.app.session
+    assert session.over
+    assert sim.screen.startswith("[Game over]")
+    sim.press("ok")
+    sheet = session.game.score(session.state)
+    text = "\n".join(sim.app.top.lines)
+    assert "[demo deck — not the printed cards]" in " ".join(sim.app.top.lines)
+    for line in sheet.lines:
+        assert f"Player {line.player + 1}: {line.total}" in text
+        assert f"cards {line.figurants} ({line.cards})" in text
+    assert any(line.startswith("Winner:") for line in sim.app.top.lines)
+    # the journal holds the same game, and it replays to the same end
+    record = sim.journal.record(session.game_id)
+    assert replay(record).final == session.state
+
+
+def test_finishing_keeps_the_game_and_returns_to_the_start(sim):
+    start_demo_game(sim)
+    Autopilot(sim, seed=2).play()
+    game_id = sim.app.session.game_id
+    sim.press("down", 2)
+    sim.press("ok")
+    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+    assert [g.id for g in sim.journal.finished_games()] == [game_id]
+
+
+def test_a_refused_action_shows_why_and_changes_nothing(sim):
+    start_demo_game(sim)
+    while "Draw 2 tokens" not in sim.screen:
+        sim.press("ok")
+    before = len(sim.app.session.states)
+    sim.app.act("visit chimp")  # before drawing
+    shown = sim.app.render().text()
+    assert shown.startswith("[Not allowed]")
+    assert "First draw 2 tokens from the bag." in " ".join(shown.split())
+    assert len(sim.app.session.states) == before
+    sim.press("ok")
+    assert "Draw 2 tokens" in sim.screen
+
+
+def test_long_back_undoes_and_redo_gives_the_same_draw(sim):
+    start_demo_game(sim)
+    while "Draw 2 tokens" not in sim.screen:
+        sim.press("ok")
+    sim.press("ok")
+    drawn = sim.screen
+    assert drawn.startswith("[At the table]\n  From the bag:")
+    state = sim.app.session.state
+    sim.hold("back")
+    assert sim.screen.startswith("[Undone]")
+    assert sim.app.session.state.phase == "draw"
+    sim.app.redo()
+    assert sim.app.render().text() == drawn and sim.app.session.state == state
+
+
+def test_resume_after_a_restart_continues_where_it_was(tmp_path):
+    sim = Headless(tmp_path, language="en", seed=4)
+    start_demo_game(sim)
+    Autopilot(sim, seed=4).play(limit=60)
+    state = sim.app.session.state
+    sim.close()
+    again = Headless(tmp_path, language="en", seed=4)
+    assert again.screen == "[Tableside]\n> Resume the game\n  New game\n  Settings"
+    again.press("ok")
+    assert again.app.session.state == state
+    again.close()
+
+
+def test_table_bag_colours_are_entered_with_the_colour_buttons(sim):
+    start_demo_game(sim, bag_table=True)
+    while "Enter the tokens drawn" not in sim.screen:
+        sim.press("ok")
+    s = sim.app.session.state
+    assert s.draw_count == 5
+    sim.press("ok")
+    assert sim.screen.startswith("[Tokens drawn] 0/5")
+    for colour in ("red", "red", "blue", "white", "black"):
+        sim.press(colour)
+    hand = sim.app.session.state.players[s.current].tokens
+    assert hand == (2, 1, 0, 0, 0, 1, 1)
+
+
+def test_table_deck_cards_are_named_by_tag(sim):
+    start_demo_game(sim, deck_table=True)
+    while not sim.screen.startswith("[Lay out space 1]"):
+        sim.press("ok")
+    candidate = sim.app.session.game.legal_actions(sim.app.session.state)[0][1]
+    sim.tag("04A1B2C3D4E5F6")
+    assert sim.screen.startswith("[New tag: which card?]")
+    names = [item.label for item in sim.app.top.items]
+    wanted = sim.app.catalogue(demo=False).figurant(candidate).name
+    sim.press("down", names.index(wanted))
+    sim.press("ok")
+    assert f"Tag 04A1B2C3D4E5F6 is now {wanted}." in " ".join(sim.screen.split())
+    sim.press("ok")
+    sim.tag("04A1B2C3D4E5F6")
+    assert sim.app.session.state.faceup[0] == candidate
+
+
+def test_four_button_build_enters_colours_from_a_menu(tmp_path):
+    sim = Headless(tmp_path, language="en", seed=5)
+    start_demo_game(sim, bag_table=True)
+    while "Enter the tokens drawn" not in sim.screen:
+        sim.press("ok")
+    sim.press("ok")
+    first_allowed = sim.app.top.allowed[0]
+    sim.press("ok", 5)  # OK adds the highlighted colour
+    s = sim.app.session.state
+    assert s.players[(s.current - 1) % 2].tokens[0] == 5 or first_allowed != "red"
+    sim.close()
+
+
+def test_help_is_reachable_from_a_turn(sim):
+    start_demo_game(sim)
+    while "Draw 2 tokens" not in sim.screen:
+        sim.press("ok")
+    menu = sim.app.top
+    sim.press("down", [i.label for i in menu.items].index("Help"))
+    sim.press("ok")
+    assert sim.screen.startswith("[Help]")
+    sim.press("down", 7)
+    sim.press("ok")
+    assert sim.screen.startswith("[Gastro zone]")
+    assert "Exchange tokens" in sim.screen
+
+
+def test_script_runner_reports_a_failed_expect(tmp_path):
+    from firmware_app.headless import ScriptError
+
+    with pytest.raises(ScriptError) as failed:
+        run_script(["press ok", 'expect "Nowhere"'], tmp_path)
+    assert str(failed.value).startswith("line 2: expected 'Nowhere' on the screen:")
+
+
+def test_session_resume_reads_the_journal(tmp_path):
+    with Journal(tmp_path / "j.sqlite") as journal:
+        assert Session.resume(journal) is None
