@@ -47,7 +47,8 @@ def test_setup_wizard_walks_the_table_through_setup(sim):
         "[Tokens]",
     ]
     first = sim.app.session.state.first
-    assert sim.screen.startswith(f"[Player {first + 1}] draw 2")
+    assert sim.screen.startswith(f"[Player {first + 1}: ")
+    assert sim.screen.splitlines()[0].endswith("] draw 2")
 
 
 def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(sim):

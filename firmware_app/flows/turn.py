@@ -36,7 +36,7 @@ def turn_screen(app) -> Menu:
     session, t = app.session, app.t
     game, s = session.game, session.state
     legal = game.legal_actions(s)
-    who = player_label(app, s.current)
+    who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     if s.pending:
         title, right = t("Lay out space {space}", space=s.pending[0] + 1), ""
         items = [Item(game.cards.figurants[a[1]].name, lambda a=a: app.act(str(a))) for a in legal]
