@@ -87,3 +87,28 @@ def test_the_console_script_runs_as_a_module():
         check=False,
     )
     assert done.returncode == 0 and "Winner" in done.stdout
+
+
+def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
+    from firmware_app.autopilot import Autopilot, new_game_script
+    from firmware_app.headless import Headless
+
+    state = tmp_path / "state"
+    sim = Headless(state, language="en", seed=2)
+    for line in new_game_script(2):
+        sim.command(line)
+    Autopilot(sim, seed=2).play()
+    final = sim.app.session.state
+    sim.press("down", 2)
+    sim.press("ok")  # Finish: new game
+    sim.close()
+    config = tmp_path / "tableside.toml"
+    config.write_text(f'[app]\nstate_dir = "{state}"\n')
+    out = tmp_path / "out"
+    out.mkdir()
+    assert main(["export", "--config", str(config), "--out", str(out)]) == 0
+    assert "1 finished game(s) exported" in capsys.readouterr().out
+    (record,) = out.glob("*.json")
+    assert main(["replay", str(record), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["finished"] and result["state"] == final.to_json()
