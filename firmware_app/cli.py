@@ -7,17 +7,12 @@ traceback.
 
 import argparse
 import json
-import logging
-import random
 import sys
 from pathlib import Path
 
-from firmware_app import catalogue_files
-from firmware_app.score_sheet import player_names, sheet_text
-from rules.pingwiny.family import FamilyGame
-from rules.pingwiny.options import Options
-from rules.pingwiny.position import PositionError, score_position
-from rules.record import RecordError, new_record, replay
+# Each command imports what it needs inside its function: ``tableside run``
+# must draw its first frame before the rules engine and the card catalogue
+# are loaded, which on a Zero 2 W takes a noticeable part of a second.
 
 
 class CommandError(Exception):
@@ -34,6 +29,9 @@ def _read_json(path: str) -> dict:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from firmware_app.score_sheet import player_names, sheet_text
+    from rules.record import RecordError, replay
+
     record = _read_json(args.record)
     try:
         result = replay(record)
@@ -60,6 +58,10 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
+    from firmware_app import catalogue_files
+    from firmware_app.score_sheet import sheet_text
+    from rules.pingwiny.position import PositionError, score_position
+
     position = _read_json(args.position)
     catalogue = catalogue_files.load(args.catalogue, demo=bool(position.get("demo")))
     try:
@@ -74,11 +76,20 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_catalogue_check(args: argparse.Namespace) -> int:
+    from firmware_app import catalogue_files
+
     return catalogue_files.check_command(args.files, sys.stdout)
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """Play a whole game of random legal moves on the demo deck; write its record."""
+    import random
+
+    from firmware_app import catalogue_files
+    from rules.pingwiny.family import FamilyGame
+    from rules.pingwiny.options import Options
+    from rules.record import new_record
+
     catalogue = catalogue_files.load([], demo=True)
     options = Options(players=args.players, seed=args.seed, short=args.short)
     game = FamilyGame(catalogue, options)
@@ -98,12 +109,14 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    import logging
+
     from firmware_app.config import ConfigError
     from firmware_app.daemon import run
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return run(args.config)
+        return run(args.config, first_frame=args.first_frame)
     except ConfigError as error:
         raise CommandError(f"configuration:\n{error}") from None
 
@@ -114,6 +127,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         return run_terminal(args.state_dir, args.language, args.seed)
     from firmware_app.headless import ScriptError, run_script
+    from firmware_app.score_sheet import player_names, sheet_text
 
     if not args.script:
         raise CommandError("--headless needs --script FILE")
@@ -188,13 +202,22 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="the daemon on real hardware")
     p.add_argument("--config", help="the configuration file (default: simulator settings)")
+    p.add_argument(
+        "--first-frame",
+        action="store_true",
+        help="exit once the first frame is shown, printing when (for benchmarks/startup.py)",
+    )
     p.set_defaults(run=cmd_run)
 
     p = sub.add_parser("sim", help="the simulator: the panel in the terminal, keys for buttons")
     p.add_argument("--headless", action="store_true", help="run a script on the fakes")
     p.add_argument("--script", help="the script of button and tag events (docs/sim-script.md)")
     p.add_argument("--json", action="store_true", help="final state and score sheet as JSON")
-    p.add_argument("--state-dir", help="where the journal lives (default: a new temporary one)")
+    p.add_argument(
+        "--state-dir",
+        help="where the journal lives (default: the usual state folder; with --headless, "
+        "a new temporary one)",
+    )
     p.add_argument("--language", choices=["pl", "en"], default="en")
     p.add_argument("--seed", type=int, default=1, help="seed of the app's shuffles and draws")
     p.set_defaults(run=cmd_sim)

@@ -1,0 +1,506 @@
+"""The terminal simulator: key map, half blocks, layout, keys played on the fakes, a real pty."""
+
+import curses
+import fcntl
+import logging
+import os
+import select
+import struct
+import subprocess
+import sys
+import termios
+import time
+from pathlib import Path
+
+import pytest
+from PIL import Image
+
+from firmware_app.autopilot import Autopilot
+from firmware_app.config import load_config
+from firmware_app.journal import Journal
+from firmware_app.terminal import (
+    BELOW,
+    BESIDE,
+    BLANK,
+    GAP,
+    HEIGHT,
+    NOT_A_TERMINAL,
+    PANEL_COLS,
+    TAP,
+    WIDTH,
+    Command,
+    Do,
+    Simulator,
+    View,
+    command_for,
+    compose,
+    fits,
+    half_blocks,
+    legend,
+)
+from hw.events import Press
+
+ROOT = Path(__file__).parent.parent
+TICK = 0.01
+
+# The keys a player types for each button, as the brief gives them.
+KEY_FOR = {
+    "up": curses.KEY_UP,
+    "down": curses.KEY_DOWN,
+    "ok": "\n",
+    "back": "\x7f",
+    "red": "r",
+    "blue": "b",
+    "green": "g",
+    "yellow": "y",
+    "grey": "e",
+    "white": "w",
+    "black": "k",
+}
+# From the start screen to the first turn of a 2-player game on the demo deck.
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 7
+
+
+# ------------------------------------------------------------------- keys
+
+
+@pytest.mark.parametrize(
+    ("key", "command"),
+    [
+        (curses.KEY_UP, Command(Do.TAP, "up")),
+        (curses.KEY_DOWN, Command(Do.TAP, "down")),
+        ("\n", Command(Do.TAP, "ok")),
+        ("\r", Command(Do.TAP, "ok")),
+        (curses.KEY_ENTER, Command(Do.TAP, "ok")),
+        (" ", Command(Do.TAP, "ok")),
+        (curses.KEY_BACKSPACE, Command(Do.TAP, "back")),
+        ("\x7f", Command(Do.TAP, "back")),
+        ("\b", Command(Do.TAP, "back")),
+        ("\x1b", Command(Do.TAP, "back")),
+        ("u", Command(Do.HOLD, "back")),
+        ("r", Command(Do.TAP, "red")),
+        ("b", Command(Do.TAP, "blue")),
+        ("g", Command(Do.TAP, "green")),
+        ("y", Command(Do.TAP, "yellow")),
+        ("e", Command(Do.TAP, "grey")),
+        ("w", Command(Do.TAP, "white")),
+        ("k", Command(Do.TAP, "black")),
+        ("t", Command(Do.TAG)),
+        ("q", Command(Do.QUIT)),
+        ("R", Command(Do.TAP, "red")),  # Caps Lock on
+        ("U", Command(Do.HOLD, "back")),
+    ],
+)
+def test_each_key_does_what_the_legend_says(key, command):
+    assert command_for(key) == command
+
+
+@pytest.mark.parametrize("key", ["x", "1", curses.KEY_LEFT, curses.KEY_RESIZE, "ż"])
+def test_other_keys_do_nothing(key):
+    assert command_for(key) is None
+
+
+@pytest.mark.parametrize(
+    ("language", "colours"),
+    [
+        ("en", "r red   b blue   g green   y yellow   e grey   w white   k black"),
+        ("pl", "r czerwony   b niebieski   g zielony   y żółty   e szary   w biały   k czarny"),
+    ],
+)
+def test_the_legend_names_the_colour_keys_in_the_apps_language(language, colours):
+    lines = legend(language)
+    assert lines[1] == colours
+    assert all(len(line) <= PANEL_COLS for line in lines)
+
+
+# ------------------------------------------------------------ half blocks
+
+
+def test_half_blocks_draw_two_pixel_rows_per_character():
+    image = Image.new("1", (4, 3))
+    for xy in [(1, 0), (2, 1), (3, 0), (3, 1), (0, 2), (3, 2)]:
+        image.putpixel(xy, 1)
+    # rows 0+1: off/off, on/off, off/on, on/on; row 2 over an unlit row
+    assert half_blocks(image) == [" ▀▄█", "▀  ▀"]
+
+
+def test_a_whole_panel_is_32_rows_of_128_characters():
+    image = Image.new("1", (WIDTH, HEIGHT))
+    image.putpixel((WIDTH - 1, HEIGHT - 1), 1)
+    rows = half_blocks(image)
+    assert len(rows) == 32 and {len(row) for row in rows} == {128}
+    assert rows[-1] == " " * 127 + "▄"
+    assert set("".join(rows[:-1])) == {" "}
+
+
+def test_half_blocks_want_a_one_bit_image():
+    with pytest.raises(ValueError, match="expected a one-bit image \\(mode '1'\\), not mode 'L'"):
+        half_blocks(Image.new("L", (4, 4)))
+
+
+# ----------------------------------------------------------------- layout
+
+
+def view(**changes) -> View:
+    fields = dict(
+        panel=("█" * WIDTH,) * (HEIGHT // 2),
+        text=("[Tableside]", "> New game", "  Settings"),
+        log="action draw",
+        prompt=None,
+        asleep=False,
+        language="en",
+    )
+    return View(**(fields | changes))
+
+
+def at(pieces, row, col=0) -> str:
+    return next(text for r, c, text in pieces if (r, c) == (row, col))
+
+
+def test_the_panel_is_framed_with_the_legend_and_the_log_under_it():
+    pieces = compose(view(), *BELOW)
+    assert at(pieces, 0).startswith("┌─ Tableside ─") and at(pieces, 0).endswith("┐")
+    assert at(pieces, 1) == "│" + "█" * WIDTH + "│"
+    assert at(pieces, 33) == "└" + "─" * WIDTH + "┘"
+    assert [at(pieces, row) for row in (34, 35, 36)] == legend("en")
+    assert at(pieces, 37) == "action draw"
+
+
+def test_the_screen_text_goes_below_on_a_narrow_terminal_and_beside_on_a_wide_one():
+    below = compose(view(), *BELOW)
+    assert [at(below, row) for row in (38, 39, 40)] == ["[Tableside]", "> New game", "  Settings"]
+    beside = compose(view(), *BESIDE)
+    assert [at(beside, row, PANEL_COLS + 2) for row in (1, 2, 3)] == list(view().text)
+
+
+def test_the_tag_prompt_takes_the_status_line():
+    pieces = compose(view(prompt="04A1"), *BELOW)
+    assert at(pieces, 37) == "Tag UID in hex (Enter lays it on the reader, Esc cancels): 04A1_"
+
+
+def test_a_sleeping_panel_is_blank_and_says_how_to_wake_it():
+    pieces = compose(view(panel=BLANK, asleep=True, language="pl"), *BELOW)
+    assert at(pieces, 1) == "│" + " " * WIDTH + "│"
+    assert at(pieces, 38) == "Ekran śpi: dowolny klawisz go budzi."
+
+
+@pytest.mark.parametrize("size", [BELOW, BESIDE, (200, 60), (129, 80), (80, 24), (20, 3)])
+def test_nothing_is_written_off_screen_or_in_the_last_cell(size):
+    cols, rows = size
+    for row, col, text in compose(view(), cols, rows):
+        assert 0 <= row < rows and col + len(text) <= cols
+        assert not (row == rows - 1 and col + len(text) == cols)
+
+
+def test_a_terminal_too_small_gets_the_sizes_it_needs():
+    assert fits(*BELOW) and fits(*BESIDE)
+    assert not fits(BELOW[0] - 1, 100) and not fits(200, BESIDE[1] - 1)
+    text = " ".join(text for _, _, text in compose(view(), 60, 24))
+    assert text == (
+        "tableside sim needs a terminal of at least 130x45 characters (or 164x38); "
+        "this one is 60x24"
+    )
+
+
+# --------------------------------------------------------- keys on the fakes
+
+
+class Typist:
+    """Types keys into a Simulator on a virtual clock, as the curses loop does."""
+
+    def __init__(self, state_dir: Path, language: str = "en", seed: int = 1) -> None:
+        settings = load_config(None, environ={"TABLESIDE_STATE_DIR": str(state_dir)}).app
+        self.now = 0.0
+        self.sim = Simulator(settings, language, seed, self.now)
+        self.app = self.sim.app  # what Autopilot reads
+        self.tick()
+
+    def tick(self) -> None:
+        self.now = round(self.now + TICK, 6)
+        self.sim.tick(self.now)
+
+    def type(self, *keys: str | int) -> None:
+        for key in keys:
+            while not self.sim.ready(self.now):
+                self.tick()
+            assert self.sim.key(key, self.now)
+            self.tick()
+        while not self.sim.ready(self.now):
+            self.tick()
+        self.tick()
+
+    def press(self, name: str, times: int = 1) -> None:
+        """A button by its key, for Autopilot."""
+        self.type(*[KEY_FOR[name]] * times)
+
+    @property
+    def text(self) -> str:
+        return "\n".join(self.sim.view().text)
+
+    def actions(self) -> list[str]:
+        return self.sim.journal.record(self.app.session.game_id)["actions"]
+
+
+@pytest.fixture
+def typist(tmp_path):
+    typist = Typist(tmp_path)
+    yield typist
+    typist.sim.close()
+
+
+def test_keys_start_a_demo_game_and_enter_draws(typist):
+    assert typist.text == "[Tableside]\n> New game\n  Settings"
+    typist.type(*NEW_DEMO_GAME)
+    assert "> Draw 2 tokens" in typist.text
+    typist.type("\n")
+    assert typist.text.startswith("[At the table]\n  From the bag:")
+    assert [action.split()[0] for action in typist.actions()] == ["draw"]
+    assert typist.sim.view().log.startswith("action draw")
+
+
+def test_a_key_is_one_short_press_and_the_next_key_waits_for_it(typist):
+    start = typist.now
+    assert typist.sim.key("r", start)
+    assert not typist.sim.ready(start)
+    typist.type()
+    assert [(e.name, e.kind, round(e.at - start, 6)) for e in typist.sim.buttons.history] == [
+        ("red", Press.PRESS, 0),
+        ("red", Press.RELEASE, TAP),
+    ]
+    assert typist.sim.ready(typist.now) and typist.now - start <= TAP + GAP + 2 * TICK
+
+
+def test_u_holds_back_long_enough_to_undo(typist):
+    typist.type(*NEW_DEMO_GAME, "\n", "\n")
+    assert len(typist.actions()) == 1
+    typist.type("u")
+    assert typist.actions() == []
+    assert typist.text.startswith("[Undone]")
+    back = [e.kind for e in typist.sim.buttons.history if e.name == "back"]
+    assert back == [Press.PRESS, Press.LONG]  # the release is silent after the screen change
+    assert typist.sim.view().log == "undo draw"
+
+
+def test_a_short_back_is_not_an_undo(typist):
+    typist.type("\n")
+    assert typist.text.startswith("[Game]")
+    typist.type("\x7f")
+    assert typist.text.startswith("[Tableside]")
+    assert Press.LONG not in [e.kind for e in typist.sim.buttons.history]
+
+
+def test_colour_keys_press_the_colour_buttons(typist):
+    typist.type(*"rbgyewk")
+    names = [e.name for e in typist.sim.buttons.history if e.kind is Press.PRESS]
+    assert names == ["red", "blue", "green", "yellow", "grey", "white", "black"]
+
+
+def test_t_types_a_tag_that_is_laid_on_the_reader_and_taken_off(typist):
+    typist.type("t", "0", "4", "x", "a", "1", "b", "7", curses.KEY_BACKSPACE, "2")
+    assert typist.sim.view().prompt == "04A1B2"
+    assert typist.sim.buttons.history == []  # the letters went to the prompt
+    typist.type("\n")
+    assert [event.uid for event in typist.sim.reader.history] == ["04A1B2"]
+    assert typist.text.startswith("[New tag: which card?]")
+    assert typist.sim.view().log == "tag 04A1B2 on the reader"
+    typist.type("\x7f", "t", "0", "4", "A", "1", "B", "2", "\n")  # the same tag again
+    assert [event.uid for event in typist.sim.reader.history] == ["04A1B2", "04A1B2"]
+
+
+def test_a_tag_prompt_can_be_cancelled_and_a_bad_uid_is_explained(typist):
+    typist.type("t", "0", "\x1b")
+    assert typist.sim.view().prompt is None
+    typist.type("t", "0", "4", "a", "\n")
+    assert typist.sim.reader.history == []
+    assert typist.sim.view().log == (
+        "no tag laid: a tag UID is an even number of hex digits, not '04A'"
+    )
+    typist.type("t", "\n")
+    assert typist.sim.view().log == "no tag laid: a tag UID is an even number of hex digits, not ''"
+
+
+def test_a_refusal_logged_by_the_app_shows_on_the_status_line(typist):
+    typist.type(*NEW_DEMO_GAME)
+    assert not typist.app.act("visit hq nobody")
+    typist.tick()
+    assert typist.sim.view().log.startswith("refused 'visit hq nobody': ")
+
+
+def test_the_panel_sleeps_and_the_waking_key_does_nothing_else(typist):
+    minutes = typist.app.setting("sleep_minutes")
+    while typist.now < minutes * 60 + 1:
+        typist.now += 1  # one tick per second is enough to fall asleep
+        typist.tick()
+    shown = typist.sim.view()
+    assert shown.asleep and shown.panel == BLANK
+    typist.type("\n")
+    assert not typist.sim.view().asleep
+    assert typist.text.startswith("[Tableside]")
+    assert "> " + typist.app.t("New game") in typist.text
+
+
+def test_the_panel_is_the_displays_last_frame_in_half_blocks(typist):
+    assert typist.sim.view().panel == tuple(half_blocks(typist.sim.display.last_image))
+
+
+def test_a_game_left_with_q_is_offered_again(tmp_path):
+    first = Typist(tmp_path)
+    first.type(*NEW_DEMO_GAME, "\n")
+    played = first.actions()
+    assert not first.sim.key("q", first.now)
+    first.sim.close()
+    again = Typist(tmp_path, language="pl")
+    try:
+        assert again.text.startswith("[Tableside]\n> Wznów grę")
+        again.type("\n")
+        assert again.actions() == played
+    finally:
+        again.sim.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_whole_family_game_is_played_with_keys_alone(tmp_path, language):
+    typist = Typist(tmp_path, language=language, seed=5)
+    try:
+        # new game, the family variant, 2 players, a short game, the app's bag and deck, demo
+        down = curses.KEY_DOWN
+        typist.type("\n", "\n", "\n", down, "\n", "\n", "\n", down, "\n")
+        Autopilot(typist, seed=5).play()
+        assert typist.app.session.over
+        assert typist.app.session.game.options.short
+        assert len(typist.actions()) > 20
+    finally:
+        typist.sim.close()
+
+
+def test_closing_gives_the_loggers_back(tmp_path):
+    logger = logging.getLogger("tableside")
+    before = (logger.level, logger.propagate, list(logger.handlers))
+    typist = Typist(tmp_path)
+    assert not logger.propagate
+    typist.sim.close()
+    typist.sim.close()
+    assert (logger.level, logger.propagate, list(logger.handlers)) == before
+
+
+# ------------------------------------------------------ the real command
+
+
+def sim_command(state_dir: Path, *options: str) -> list[str]:
+    return [
+        sys.executable,
+        "-m",
+        "firmware_app.cli",
+        "sim",
+        "--state-dir",
+        str(state_dir),
+        *options,
+    ]
+
+
+def test_without_a_terminal_it_refuses_in_one_line(tmp_path):
+    done = subprocess.run(
+        sim_command(tmp_path / "state"),
+        stdin=subprocess.PIPE,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=30,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", NOT_A_TERMINAL + "\n")
+    assert not (tmp_path / "state").exists()
+
+
+class Pty:
+    """A command on a pseudo-terminal of a given size, read with deadlines."""
+
+    def __init__(self, command: list[str], cols: int, rows: int) -> None:
+        master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        env = {k: v for k, v in os.environ.items() if k not in ("LINES", "COLUMNS")}
+        env |= {"TERM": "xterm", "LANG": "C.UTF-8"}
+        self.process = subprocess.Popen(
+            command, stdin=slave, stdout=slave, stderr=slave, cwd=ROOT, env=env
+        )
+        os.close(slave)
+        self.master = master
+        self.output = b""
+
+    def send(self, keys: bytes) -> None:
+        os.write(self.master, keys)
+
+    def read_until(self, text: bytes, seconds: float = 10) -> None:
+        """Read until ``text`` has been output; fail at the end of output or the deadline."""
+        deadline = time.monotonic() + seconds
+        while text not in self.output:
+            assert time.monotonic() < deadline, f"no {text!r} in {self.output[-3000:]!r}"
+            assert self._read(deadline), f"ended without {text!r}: {self.output[-3000:]!r}"
+
+    def exit_status(self, seconds: float = 10) -> int:
+        """Read to the end of output; the command's exit status."""
+        deadline = time.monotonic() + seconds
+        while self._read(deadline):
+            assert time.monotonic() < deadline, f"still running: {self.output[-3000:]!r}"
+        return self.process.wait(timeout=seconds)
+
+    def close(self) -> None:
+        if self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        os.close(self.master)
+
+    def _read(self, deadline: float) -> bool:
+        """Wait for output until ``deadline``; False once the other side has closed."""
+        if not select.select([self.master], [], [], max(0.0, deadline - time.monotonic()))[0]:
+            return True
+        try:
+            chunk = os.read(self.master, 65536)
+        except OSError:  # Linux says EIO once every copy of the other side is closed
+            return False
+        self.output += chunk
+        return bool(chunk)
+
+
+@pytest.fixture
+def pty_run():
+    started: list[Pty] = []
+
+    def run(command: list[str], cols: int = 140, rows: int = 50) -> Pty:
+        started.append(Pty(command, cols, rows))
+        return started[-1]
+
+    yield run
+    for pty in started:
+        pty.close()
+
+
+DOWN = b"\x1bOB"  # the down arrow of TERM=xterm while curses has the keypad on
+
+
+def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path, pty_run):
+    pty = pty_run(sim_command(tmp_path, "--language", "en"))
+    pty.read_until(b"New game")
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 7)  # typed ahead: each key waits for the last
+    pty.read_until(b"Draw 2 tokens")
+    pty.send(b"\rq")
+    assert pty.exit_status() == 0
+    assert f"The journal is kept in {tmp_path / 'journal.sqlite'}".encode() in pty.output
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        record = journal.record(journal.unfinished())
+    assert record["catalogue"]["meta"]["kind"] == "demo"
+    assert [action.split()[0] for action in record["actions"]] == ["draw"]
+
+    again = pty_run(sim_command(tmp_path, "--language", "en"))
+    again.read_until(b"Resume the game")
+    again.send(b"q")
+    assert again.exit_status() == 0
+
+
+def test_a_terminal_too_small_is_refused_in_one_line(tmp_path, pty_run):
+    pty = pty_run(sim_command(tmp_path / "state"), cols=80, rows=24)
+    assert pty.exit_status() == 1
+    assert pty.output == (
+        b"tableside sim needs a terminal of at least 130x45 characters (or 164x38); "
+        b"this one is 80x24\r\n"
+    )
+    assert not (tmp_path / "state").exists()
