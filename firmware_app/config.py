@@ -23,7 +23,7 @@ import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from importlib.metadata import entry_points
+from functools import cache
 from pathlib import Path
 from types import MappingProxyType
 from typing import Any
@@ -31,12 +31,10 @@ from typing import Any
 from hw import buttons, buzzer, display
 from hw.errors import ConfigError as HardwareConfigError
 from hw.rfid import factory as reader
-from rules.pingwiny.options import SOURCES
 
 LANGUAGES = ("pl", "en")
 NAVIGATION = ("up", "down", "ok", "back")
 CATALOGUE = "catalogue.toml"  # the owner's cards, in the state folder unless set
-PIN_FACTORIES = tuple(sorted(ep.name for ep in entry_points(group="gpiozero_pin_factories")))
 # What the simulator runs on when no file is given.
 SIMULATOR: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {part: {"driver": "fake"} for part in ("buttons", "display", "reader", "buzzer")}
@@ -87,6 +85,10 @@ class AppSettings:
     def journal(self) -> Path:
         """The journal file the daemon opens (``firmware_app.journal``)."""
         return self.state_dir / "journal.sqlite"
+
+    def setting_defaults(self) -> dict:
+        """The app's user settings before the table changes them on the box."""
+        return {"sleep_minutes": self.sleep_after_minutes, "bag": self.bag, "deck": self.deck}
 
 
 @dataclass(frozen=True)
@@ -165,6 +167,31 @@ def _text(what: str) -> Check:
 _pin = _integer(0, 27)
 
 
+@cache
+def pin_factories() -> tuple[str, ...]:
+    """gpiozero's pin factories by name, from its registry of entry points.
+
+    Read on first use, not at import: the scan reads every installed package's
+    metadata, which would delay the daemon's first frame on a Zero 2 W, and
+    only a file that names a factory needs it.
+    """
+    from importlib.metadata import entry_points
+
+    return tuple(sorted(ep.name for ep in entry_points(group="gpiozero_pin_factories")))
+
+
+def _pin_factory(value: Any) -> Iterator[tuple[str, str]]:
+    return _choice(pin_factories())(value)
+
+
+def _source(value: Any) -> Iterator[tuple[str, str]]:
+    # The rules are imported only when a file sets this: the daemon's first
+    # frame must not wait for them.
+    from rules.pingwiny.options import SOURCES
+
+    return _choice(SOURCES)(value)
+
+
 def _button_names(value: Any) -> Iterator[tuple[str, str]]:
     if not isinstance(value, list) or not all(isinstance(name, str) for name in value):
         yield "", f'expected a list of button names such as ["up", "down"], got {_shown(value)}'
@@ -205,7 +232,7 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
     "buttons": {
         "driver": Key("gpio", _choice(buttons.DRIVERS)),
         "pins": Key(dict(buttons.REFERENCE_PINS), _pins),
-        "pin_factory": Key(None, _choice(PIN_FACTORIES)),
+        "pin_factory": Key(None, _pin_factory),
         "debounce_ms": Key(_TIMING.debounce_ms, _milliseconds(0, 200)),
         "long_press_ms": Key(_TIMING.long_press_ms, _milliseconds(200, 10_000)),
         "repeat_delay_ms": Key(_TIMING.repeat_delay_ms, _milliseconds(100, 5_000)),
@@ -236,14 +263,14 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
     "buzzer": {
         "driver": Key("gpio", _choice(buzzer.DRIVERS)),
         "pin": Key(buzzer.REFERENCE_PIN, _pin),
-        "pin_factory": Key(None, _choice(PIN_FACTORIES)),
+        "pin_factory": Key(None, _pin_factory),
     },
     "app": {
         "language": Key("pl", _choice(LANGUAGES)),
         "state_dir": Key(None, _text("a folder")),
         "sleep_after_minutes": Key(15, _integer(0, 1440)),
-        "bag": Key("app", _choice(SOURCES)),
-        "deck": Key("app", _choice(SOURCES)),
+        "bag": Key("app", _source),
+        "deck": Key("app", _source),
         "catalogue": Key(None, _text("a file name")),
     },
 }

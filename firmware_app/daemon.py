@@ -10,16 +10,10 @@ so shutdown runs through the ``finally`` blocks below.
 import logging
 import time
 
-from firmware_app.app import App
 from firmware_app.config import load_config
-from firmware_app.journal import Journal
-from firmware_app.loop import Loop
 from firmware_app.systemd_notify import Notifier, exit_on_sigterm
 from firmware_app.ui.canvas import Canvas
-from hw.buttons import build_buttons
-from hw.buzzer import build_buzzer
 from hw.display import build_display
-from hw.rfid import build_reader
 
 LOG = logging.getLogger("tableside.daemon")
 TICK = 0.01
@@ -32,12 +26,30 @@ def message_frame(text: str) -> Canvas:
     return canvas
 
 
-def run(config_path: str | None) -> int:
+def run(config_path: str | None, *, first_frame: bool = False) -> int:
+    """Run until stopped; with ``first_frame``, stop once the first frame is shown.
+
+    ``first_frame`` is for ``benchmarks/startup.py``: it prints the wall-clock
+    time of the first frame and exits 0 before anything else is opened.
+    """
     exit_on_sigterm()
     config = load_config(config_path)
     notifier = Notifier()
     display = build_display(config.display)
     display.show(message_frame("…").image)
+    if first_frame:
+        print(f"first frame shown at {time.time():.6f}", flush=True)
+        display.close()
+        return 0
+    # Imported only now, so that the frame above is not kept waiting for the
+    # journal's SQLite, the pin and serial libraries, the rules and the screens.
+    from firmware_app.app import App
+    from firmware_app.journal import Journal
+    from firmware_app.loop import Loop
+    from hw.buttons import build_buttons
+    from hw.buzzer import build_buzzer
+    from hw.rfid import build_reader
+
     config.app.state_dir.mkdir(parents=True, exist_ok=True)
     journal = Journal(config.app.journal)
     buttons = build_buttons(config.buttons)
@@ -50,11 +62,7 @@ def run(config_path: str | None) -> int:
             owner_catalogue=config.app.catalogue,
             buttons=buttons.names,
             reader_name=config.reader["driver"],
-            defaults={
-                "sleep_minutes": config.app.sleep_after_minutes,
-                "bag": config.app.bag,
-                "deck": config.app.deck,
-            },
+            defaults=config.app.setting_defaults(),
         )
         loop = Loop(app, buttons, reader, display, notifier=notifier, buzzer=buzzer)
         loop.tick(time.monotonic())

@@ -6,7 +6,7 @@ owns in ``firmware_app/fonts/`` (the format is in ``docs/font.md``). A
 character a font lacks is drawn as its "missing glyph" box and reported by
 ``PixelFont.missing``, so a screen can never silently lose a letter.
 
-Each glyph becomes a mode "1" mask once, when its font is first used; drawing
+Each glyph becomes a mode "1" mask once, when it is first drawn; drawing
 only stamps those masks with ``ImageDraw.bitmap``, which keeps a full screen
 of text well under a millisecond on a desktop machine and affordable on a
 Raspberry Pi Zero 2 W.
@@ -14,8 +14,8 @@ Raspberry Pi Zero 2 W.
 
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
 
@@ -45,10 +45,12 @@ class Glyph:
     """
 
     rows: tuple[str, ...]
-    mask: Image.Image = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "mask", _mask(self.rows))
+    @cached_property
+    def mask(self) -> Image.Image:
+        """Built on first use: a screen needs few of the glyphs, and building
+        every mask of every font would delay the daemon's first frame."""
+        return _mask(self.rows)
 
     @property
     def width(self) -> int:
@@ -93,6 +95,9 @@ class PixelFont:
         self.spacing = spacing
         self.glyphs: Mapping[str, Glyph] = MappingProxyType(dict(glyphs))
         self.missing_glyph = missing_glyph
+        # Measuring is the inner loop of wrapping and fitting: a plain table of
+        # widths keeps it to one lookup per character.
+        self._widths = {char: glyph.width for char, glyph in self.glyphs.items()}
 
     def __repr__(self) -> str:
         return f"<PixelFont {self.name!r}: {len(self.glyphs)} glyphs, {self.height} px>"
@@ -122,7 +127,9 @@ class PixelFont:
     def _line_width(self, line: str) -> int:
         if not line:
             return 0
-        return sum(self.glyph(char).width for char in line) + self.spacing * (len(line) - 1)
+        widths, missing = self._widths, self.missing_glyph.width
+        inked = sum([widths.get(char, missing) for char in line])
+        return inked + self.spacing * (len(line) - 1)
 
     def draw(
         self,

@@ -14,7 +14,6 @@ status message must not be what takes the table down.
 import logging
 import os
 import signal
-import socket
 import time
 from collections.abc import Callable, Mapping
 from types import FrameType
@@ -77,6 +76,10 @@ class Notifier:
     def _send(self, message: str) -> None:
         if self._address is None:
             return
+        # Imported here, not at the top: outside systemd it is never needed, and
+        # under systemd it is not needed before the daemon's first frame.
+        import socket
+
         try:
             # A socket per message, as libsystemd does: nothing to keep open or clean up.
             with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:

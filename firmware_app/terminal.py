@@ -297,11 +297,7 @@ class Simulator:
             owner_catalogue=settings.catalogue,
             seeds=lambda: next(seeds),
             reader_name=FakeReader.name,
-            defaults={
-                "sleep_minutes": settings.sleep_after_minutes,
-                "bag": settings.bag,
-                "deck": settings.deck,
-            },
+            defaults=settings.setting_defaults(),
         )
         self.buttons = FakeButtons()
         self.reader = FakeReader(grace=TAG_GRACE)

@@ -24,23 +24,28 @@ edges ``(pressed, at)`` and the same :class:`ButtonMachine` turns them into
   held when the panel opens is silent in the same way.
 """
 
+from __future__ import annotations
+
 import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from heapq import heappop, heappush
-from importlib.metadata import entry_points
 from itertools import count
 from operator import attrgetter
 from queue import SimpleQueue
 from types import MappingProxyType
-from typing import Any
-
-from gpiozero import Device, DigitalInputDevice
-from gpiozero.pins import Factory
+from typing import TYPE_CHECKING, Any
 
 from hw.errors import ConfigError, DeviceUnavailable
+
+# gpiozero is imported where pins are opened, not here: the configuration and
+# the fakes only need this module's names, and on a Zero 2 W importing
+# gpiozero would hold up the daemon's first frame by a large fraction of a second.
+if TYPE_CHECKING:
+    from gpiozero import DigitalInputDevice
+    from gpiozero.pins import Factory
 from hw.events import ButtonEvent, Press
 
 # The reference wiring (BCM numbers), navigation buttons first.
@@ -226,6 +231,8 @@ class GpioButtons(Buttons):
         pin_factory: Factory | str | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        from gpiozero import DigitalInputDevice  # not at the top: see the imports
+
         super().__init__(pins, timing, repeat)
         self._clock = clock
         self._devices: list[DigitalInputDevice] = []
@@ -380,6 +387,13 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
     Names come from gpiozero's own registry (as for ``GPIOZERO_PIN_FACTORY``) and the
     default is gpiozero's own choice, lgpio first; nothing here knows any factory.
     """
+    # Not at the top: see the imports. Reading the registry also scans every
+    # installed package's metadata, so only a named factory pays for it.
+    from importlib.metadata import entry_points
+
+    from gpiozero import Device
+    from gpiozero.pins import Factory
+
     if isinstance(given, Factory):
         return given
     if given is not None:

@@ -5,16 +5,21 @@ sound cuts off the one still playing, so feedback always belongs to the latest
 input. A table without a buzzer gets :class:`NoBuzzer` and the daemon never asks.
 """
 
+from __future__ import annotations
+
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
-
-from gpiozero import Buzzer as GpiozeroBuzzer
-from gpiozero.pins import Factory
+from typing import TYPE_CHECKING, Any
 
 from hw.buttons import bcm_pin, check_settings, choose, open_pin_factory
 from hw.errors import DeviceUnavailable
+
+# gpiozero is imported when the pin is opened, not here, so that the
+# configuration and the daemon's first frame do not wait for it (see hw.buttons).
+if TYPE_CHECKING:
+    from gpiozero import Buzzer as GpiozeroBuzzer
+    from gpiozero.pins import Factory
 
 REFERENCE_PIN = 18  # BCM18, physical pin 12, active-high
 DRIVERS = ("gpio", "fake", "none")
@@ -70,6 +75,8 @@ class GpioBuzzer(Buzzer):
     def __init__(
         self, pin: int = REFERENCE_PIN, *, pin_factory: Factory | str | None = None
     ) -> None:
+        from gpiozero import Buzzer as GpiozeroBuzzer  # not at the top: see the imports
+
         self._owns_factory = isinstance(pin_factory, str)
         self.pin_factory = open_pin_factory("buzzer.pin_factory", pin_factory)
         try:

@@ -32,10 +32,6 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any, Protocol
 
-from luma.core.device import dummy
-from luma.core.error import Error as LumaError
-from luma.core.interface.serial import i2c, noop, spi
-from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image
 
 from hw.errors import ConfigError, DeviceUnavailable
@@ -280,12 +276,42 @@ class _Link:
             getattr(self._port, method)(*args)
 
 
-_LUMA_DEVICES: Mapping[str, Callable[..., Any]] = {
-    "ssd1306": ssd1306,
-    "sh1106": sh1106,
-    "ssd1309": ssd1309,
-    "dummy": partial(dummy, mode="1"),
-}
+# luma is imported when a luma panel is built, not when this module is: the
+# fake panel, the configuration checks and the daemon's first frame need none
+# of it, and on a Zero 2 W the import would delay that first frame.
+LUMA_DRIVERS = ("ssd1306", "sh1106", "ssd1309", "dummy")
+
+
+def _luma_device(driver: str) -> Callable[..., Any]:
+    """luma's device class for ``driver``, one of ``LUMA_DRIVERS``."""
+    from luma.core.device import dummy
+    from luma.oled.device import sh1106, ssd1306, ssd1309
+
+    if driver == "dummy":
+        return partial(dummy, mode="1")
+    return {"ssd1306": ssd1306, "sh1106": sh1106, "ssd1309": ssd1309}[driver]
+
+
+def i2c(**options: Any) -> Port:
+    """luma's ``i2c`` interface (imported on first use, see ``LUMA_DRIVERS``)."""
+    from luma.core.interface.serial import i2c as luma_i2c
+
+    return luma_i2c(**options)
+
+
+def spi(**options: Any) -> Port:
+    """luma's ``spi`` interface (imported on first use, see ``LUMA_DRIVERS``)."""
+    from luma.core.interface.serial import spi as luma_spi
+
+    return luma_spi(**options)
+
+
+def noop() -> Port:
+    """luma's ``noop`` interface, for its dummy device (imported on first use)."""
+    from luma.core.interface.serial import noop as luma_noop
+
+    return luma_noop()
+
 
 # The screens are drawn for a landscape panel; 2 turns the picture upside
 # down for a panel mounted that way (1 and 3 would make it 64x128).
@@ -302,15 +328,6 @@ class LumaDisplay(Display):
     ``device.image``.
     """
 
-    _failures = (
-        OSError,
-        LumaError,
-        # luma imports smbus2, spidev and RPi.GPIO when a port is opened: a
-        # missing one is reported like an absent panel, so the daemon still
-        # starts and its log says why the panel stays dark.
-        ImportError,
-    )
-
     def __init__(
         self,
         driver: str,
@@ -321,7 +338,17 @@ class LumaDisplay(Display):
         contrast: int = 255,
         clock: Clock = time.monotonic,
     ) -> None:
-        make = _LUMA_DEVICES[_choice("driver", driver, tuple(_LUMA_DEVICES))]
+        from luma.core.error import Error as LumaError  # not at the top: see LUMA_DRIVERS
+
+        self._failures = (
+            OSError,
+            LumaError,
+            # luma imports smbus2, spidev and RPi.GPIO when a port is opened: a
+            # missing one is reported like an absent panel, so the daemon still
+            # starts and its log says why the panel stays dark.
+            ImportError,
+        )
+        make = _luma_device(_choice("driver", driver, LUMA_DRIVERS))
         self._link = _Link(open_port)
         self.device = make(
             serial_interface=self._link,

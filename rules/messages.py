@@ -173,6 +173,118 @@ MESSAGES = {
         "en": "Player {player} already holds a mission.",
         "pl": "Gracz {player} ma już misję.",
     },
+    "illegal.phase_draw": {
+        "en": "First enter the tokens drawn.",
+        "pl": "Najpierw podaj dobrane żetony.",
+    },
+    "illegal.phase_end_draw": {
+        "en": "First draw the 2 tokens that end the turn.",
+        "pl": "Najpierw dobierz 2 żetony na koniec tury.",
+    },
+    "illegal.phase_act": {
+        "en": "That is not possible now: choose one of the turn's actions.",
+        "pl": "Teraz to niemożliwe: wybierz jedną z akcji tury.",
+    },
+    "illegal.phase_gastro": {
+        "en": "First finish the exchanges (done).",
+        "pl": "Najpierw zakończ wymiany (gotowe).",
+    },
+    "illegal.phase_roll": {
+        "en": "First roll the die for Officer X.",
+        "pl": "Najpierw rzuć kością za Oficera X.",
+    },
+    "illegal.phase_officer": {
+        "en": "First place the Officer X marker.",
+        "pl": "Najpierw połóż znacznik Oficera X.",
+    },
+    "illegal.phase_lose": {
+        "en": "First say which token the unmasked player loses.",
+        "pl": "Najpierw podaj, który żeton traci zdemaskowany gracz.",
+    },
+    "illegal.phase_final": {
+        "en": "Only a last figurant action, or a pass, is possible now.",
+        "pl": "Teraz można tylko wykonać ostatnią akcję statysty albo spasować.",
+    },
+    "illegal.stay_at_hq": {
+        "en": "After recruiting at Headquarters you stay there until the turn ends.",
+        "pl": "Po werbunku w Kwaterze Głównej zostajesz tam do końca tury.",
+    },
+    "illegal.not_adjacent": {
+        "en": "The {location} is not next to your penguin.",
+        "pl": "Miejsce {location} nie sąsiaduje z twoim pingwinem.",
+    },
+    "illegal.push_needs_two": {
+        "en": "Pushing a penguin aside takes 2 actions; not enough are left.",
+        "pl": "Odepchnięcie pingwina kosztuje 2 akcje; zostało za mało.",
+    },
+    "illegal.spot_taken": {
+        "en": "That place on the tile ({spot}) is not free.",
+        "pl": "To miejsce na kafelku ({spot}) nie jest wolne.",
+    },
+    "illegal.no_bag_symbol": {
+        "en": "Rummaging needs an uncovered bag symbol (and tokens in the bag).",
+        "pl": "Grzebanie w worku wymaga odkrytego symbolu worka (i żetonów w worku).",
+    },
+    "illegal.not_here": {
+        "en": "Your penguin is not on the location for '{action}'.",
+        "pl": "Twój pingwin nie stoi w miejscu akcji „{action}”.",
+    },
+    "illegal.missions_full": {
+        "en": "You already hold as many missions as allowed.",
+        "pl": "Masz już tyle misji, ile wolno.",
+    },
+    "illegal.nothing_to_cycle": {
+        "en": "No face-up cards to exchange.",
+        "pl": "Brak odkrytych kart do wymiany.",
+    },
+    "illegal.no_exchange": {
+        "en": "No exchange is possible.",
+        "pl": "Żadna wymiana nie jest możliwa.",
+    },
+    "illegal.not_held_before": {
+        "en": "Not enough {colour} tokens held from before this action.",
+        "pl": "Za mało żetonów w kolorze: {colour} sprzed tej akcji.",
+    },
+    "action.bad_roll": {
+        "en": "'{roll}' is not a die roll (1 to 6).",
+        "pl": "„{roll}” to nie wynik rzutu kością (1–6).",
+    },
+    "illegal.marker_not_there": {
+        "en": "Officer X cannot go on the {location}.",
+        "pl": "Oficer X nie może stanąć w miejscu {location}.",
+    },
+    "illegal.card_not_held": {
+        "en": "You do not hold the card '{card}'.",
+        "pl": "Nie masz karty „{card}”.",
+    },
+    "illegal.no_card_action": {
+        "en": "The card '{card}' has no action to use.",
+        "pl": "Karta „{card}” nie ma akcji do użycia.",
+    },
+    "illegal.penguin_used": {
+        "en": "Your penguin card's action is already used.",
+        "pl": "Akcja karty pingwina została już użyta.",
+    },
+    "illegal.pass_while_able": {
+        "en": "You must use all 4 actions while one is possible.",
+        "pl": "Trzeba wykonać 4 akcje, dopóki któraś jest możliwa.",
+    },
+    "illegal.effect_impossible": {
+        "en": "The action of '{card}' cannot be used now.",
+        "pl": "Akcji karty „{card}” nie można teraz użyć.",
+    },
+    "illegal.effect_choice": {
+        "en": "'{choice}' is not a possible choice for '{card}'.",
+        "pl": "„{choice}” to nie dozwolony wybór dla „{card}”.",
+    },
+    "illegal.correct_mission_advanced": {
+        "en": "Missions cannot be corrected in the advanced variant yet.",
+        "pl": "W wariancie zaawansowanym nie można jeszcze poprawiać misji.",
+    },
+    "setup.layout": {
+        "en": "The layout must list the nine tiles row by row, Headquarters in the middle.",
+        "pl": "Układ musi wymieniać dziewięć kafelków rzędami, Kwatera Główna w środku.",
+    },
     "setup.players": {
         "en": "This game is for 2 to 4 players, not {players}.",
         "pl": "W tę grę gra od 2 do 4 graczy, nie {players}.",

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from rules.actions import Action
 from rules.catalogue import Catalogue
 from rules.errors import RulesError
+from rules.pingwiny.advanced import AdvancedGame
 from rules.pingwiny.family import FamilyGame
 from rules.pingwiny.options import Options
 from rules.pingwiny.state import State
 
 FORMAT = "tableside-game-record"
 VERSION = 1
-VARIANTS = {("pingwiny", "family"): FamilyGame}
+VARIANTS = {("pingwiny", "family"): FamilyGame, ("pingwiny", "advanced"): AdvancedGame}
 
 
 class RecordError(ValueError):

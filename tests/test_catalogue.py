@@ -1,5 +1,6 @@
 """The card catalogue: printed facts, the demo deck, owners' files and the check command."""
 
+import ast
 import copy
 import io
 import json
@@ -21,10 +22,15 @@ from firmware_app.catalogue_files import (
     to_toml,
 )
 from rules.catalogue import (
+    ACTIONS,
+    NO_EFFECT,
     OWNER_LABEL,
+    PARAMETERS,
+    PERMANENT,
     UNKNOWN,
     Catalogue,
     CatalogueError,
+    Effect,
     FigurantSide,
     Problem,
     build,

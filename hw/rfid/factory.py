@@ -10,12 +10,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from hw.errors import ConfigError
-from hw.rfid import pn532_reader, rdm6300_reader
 from hw.rfid.fake import FakeReader
-from hw.rfid.pn532_reader import Pn532Reader
-from hw.rfid.rc522_reader import Rc522Reader
-from hw.rfid.rdm6300_reader import Rdm6300Reader
 from hw.rfid.reader import NoReader, Reader
+
+# Each driver is imported only when it is built: the configuration checks and
+# the daemon's first frame need none of them, and the serial ones bring in
+# pyserial, which a Zero 2 W is slow to import.
 
 DRIVERS = ("none", "pn532-uart", "rdm6300", "rc522-spi", "fake")
 DEFAULTS: dict[str, Any] = {
@@ -26,7 +26,6 @@ DEFAULTS: dict[str, Any] = {
     "spi_device": 1,  # CE1, BCM7
     "gpio_rst": 21,
 }
-BAUDRATES = {"pn532-uart": pn532_reader.BAUDRATE, "rdm6300": rdm6300_reader.BAUDRATE}
 
 
 def build_reader(settings: Mapping[str, Any]) -> Reader:
@@ -50,10 +49,16 @@ def build_reader(settings: Mapping[str, Any]) -> Reader:
     gpio_rst = _integer("gpio_rst", given["gpio_rst"], range(0, 28))
     match driver:
         case "pn532-uart":
-            return Pn532Reader(port, baudrate or BAUDRATES[driver])
+            from hw.rfid.pn532_reader import BAUDRATE, Pn532Reader
+
+            return Pn532Reader(port, baudrate or BAUDRATE)
         case "rdm6300":
-            return Rdm6300Reader(port, baudrate or BAUDRATES[driver])
+            from hw.rfid.rdm6300_reader import BAUDRATE, Rdm6300Reader
+
+            return Rdm6300Reader(port, baudrate or BAUDRATE)
         case "rc522-spi":
+            from hw.rfid.rc522_reader import Rc522Reader
+
             return Rc522Reader.open(spi_port, spi_device, gpio_rst)
         case "fake":
             return FakeReader()

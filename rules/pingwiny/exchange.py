@@ -9,6 +9,8 @@ indices. Giving one token for one of the same colour is left out: it is not
 an exchange. Notation: ``white+white>yellow``, ``grey>red+red``.
 """
 
+from functools import cache
+
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW
 
 NOT_GREY = (RED, BLUE, GREEN, YELLOW, WHITE, BLACK)
@@ -44,6 +46,12 @@ def parse(text: str) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     except KeyError:
         return None
     return give, get
+
+
+@cache
+def by_give_cached() -> tuple:
+    """``by_give`` computed once."""
+    return by_give()
 
 
 def by_give() -> tuple:

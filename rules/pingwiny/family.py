@@ -16,12 +16,13 @@ from itertools import combinations_with_replacement
 
 from rules import rng
 from rules.actions import Action, arity, colour_word
-from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
+from rules.colours import BLUE, COLOURS, GREEN, GREY, RED, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny import exchange
 from rules.pingwiny.cards import family_table
 from rules.pingwiny.corrections import correct
 from rules.pingwiny.options import Options
+from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.scoring import ScoreSheet, score_players
 from rules.pingwiny.state import NO_TOKENS, Player, State, add, set_player
 
@@ -127,7 +128,7 @@ class FamilyGame:
         for card in s.faceup:
             if card is not None:
                 cost = self.cards.figurants[card].cost
-                acts += [_hq(card, jokers) for jokers in _payments(cost, hand)]
+                acts += [_hq(card, jokers) for jokers in payments(cost, hand)]
         return acts
 
     # ------------------------------------------------------------------ apply
@@ -276,7 +277,7 @@ class FamilyGame:
             if hand[c] < give.count(c):
                 raise IllegalAction("illegal.not_held", colour=COLOURS[c])
         for c in give:
-            hand = self._discard(s, hand, c)
+            hand = discard(s, hand, c)
         for c in get:
             if c not in exchange.FROM_BAG_ONLY and s.board[c]:
                 s.board = add(s.board, c, -1)
@@ -301,21 +302,12 @@ class FamilyGame:
         card = a[2]
         if card not in s.faceup:
             raise IllegalAction("illegal.card_not_faceup", card=card)
-        jokers = _parse_jokers(a[3]) if len(a) == 4 else ()
-        cost = self.cards.figurants[card].cost
+        jokers = parse_jokers(a[3]) if len(a) == 4 else ()
         hand = s.players[s.current].tokens
-        pay = list(cost)
-        for c in jokers:
-            if pay[c] == 0:
-                raise IllegalAction("illegal.joker_not_needed", colour=COLOURS[c])
-            pay[c] -= 1
-            pay[GREY] += 1
-        for c in range(7):
-            if hand[c] < pay[c]:
-                raise IllegalAction("illegal.cannot_afford", card=card, colour=COLOURS[c])
+        pay = price(card, self.cards.figurants[card].cost, jokers, hand)
         for c in range(7):
             for _ in range(pay[c]):
-                hand = self._discard(s, hand, c)
+                hand = discard(s, hand, c)
         player = s.players[s.current]
         set_player(s, s.current, tokens=hand, figurants=player.figurants + (card,))
         slot = s.faceup.index(card)
@@ -329,16 +321,6 @@ class FamilyGame:
             }
         )
         self._refill(s, slot, events)
-
-    def _discard(self, s: State, hand: tuple, c: int) -> tuple:
-        """Return one token of ``c`` from ``hand`` to where its colour goes."""
-        if c in (WHITE, BLACK):
-            s.bag = add(s.bag, c)
-        elif c == GREY:
-            s.box = add(s.box, c)
-        else:
-            s.board = add(s.board, c)
-        return add(hand, c, -1)
 
     def _refill(self, s: State, slot: int, events: list[dict]) -> None:
         """Lay the deck's top card in an empty face-up space, if any is left."""
@@ -433,31 +415,6 @@ _EXCHANGES = tuple(
 )
 
 
-def _payments(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
-    """Every way to pay ``cost`` from ``hand``: the colours greys stand in for."""
-    spare_grey = hand[GREY] - cost[GREY]
-    if spare_grey < 0:
-        return []
-    if spare_grey == 0:
-        for held, needed in zip(hand, cost, strict=True):
-            if held < needed:
-                return []
-        return [()]
-    short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
-    needed = sum(short)
-    if needed > spare_grey:
-        return []
-    room = [cost[c] - short[c] if c != GREY else 0 for c in range(7)]
-    base = tuple(c for c in range(7) for _ in range(short[c]))
-    results = []
-    for extra in range(spare_grey - needed + 1):
-        colours = [c for c in range(7) if room[c]]
-        for pick in combinations_with_replacement(colours, extra):
-            if all(pick.count(c) <= room[c] for c in set(pick)):
-                results.append(tuple(sorted(base + pick)))
-    return results
-
-
 _SUPPLY_VISITS = tuple((c, Action("visit", loc)) for loc, c in SUPPLY.items())
 _OTTER = Action("visit", "otter")
 _GATE = Action("visit", "gate")
@@ -470,16 +427,4 @@ def _lemur(mission: str) -> Action:
 
 @cache
 def _hq(card: str, jokers: tuple[int, ...]) -> Action:
-    if not jokers:
-        return Action("visit", "hq", card)
-    return Action("visit", "hq", card, "grey=" + "+".join(COLOURS[c] for c in jokers))
-
-
-def _parse_jokers(word: str) -> tuple[int, ...]:
-    prefix, _, colours = word.partition("=")
-    if prefix != "grey" or not colours:
-        raise MalformedAction("action.bad_jokers", word=word)
-    jokers = tuple(colour_word(w) for w in colours.split("+"))
-    if GREY in jokers:
-        raise MalformedAction("action.bad_jokers", word=word)
-    return jokers
+    return Action("visit", "hq", card, *joker_word(jokers))

@@ -25,11 +25,13 @@ class Options:
     first: int | None = None
     deck_order: tuple[str, ...] | None = None
     names: tuple[str, ...] | None = None
+    die: str = "app"  # advanced variant: who rolls Officer X's die
+    layout: tuple[str, ...] | None = None  # advanced variant: the nine tiles, row by row
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
             raise SetupError("setup.players", players=self.players)
-        for name in ("bag", "deck"):
+        for name in ("bag", "deck", "die"):
             if getattr(self, name) not in SOURCES:
                 raise SetupError("setup.source", option=name, value=getattr(self, name))
         if self.first is not None and not 0 <= self.first < self.players:

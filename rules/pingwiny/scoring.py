@@ -23,6 +23,7 @@ class Line:
     penalty: int
     total: int
     cards: int
+    bonus: int = 0  # the cards' own bonuses (advanced variant)
 
 
 @dataclass(frozen=True)

@@ -94,15 +94,15 @@ class State:
             "players": [
                 {
                     "penguin": p.penguin,
-                    "tokens": _counts_json(p.tokens),
+                    "tokens": counts_json(p.tokens),
                     "figurants": list(p.figurants),
                     "mission": p.mission,
                 }
                 for p in self.players
             ],
-            "board": _counts_json(self.board),
-            "bag": _counts_json(self.bag),
-            "box": _counts_json(self.box),
+            "board": counts_json(self.board),
+            "bag": counts_json(self.bag),
+            "box": counts_json(self.box),
             "deck": [list(group) for group in self.deck],
             "faceup": list(self.faceup),
             "missions": list(self.missions),
@@ -121,12 +121,12 @@ class State:
     def from_json(cls, data: dict) -> "State":
         state = cls.__new__(cls)
         state.players = tuple(
-            Player(p["penguin"], _counts(p["tokens"]), tuple(p["figurants"]), p["mission"])
+            Player(p["penguin"], counts_from_json(p["tokens"]), tuple(p["figurants"]), p["mission"])
             for p in data["players"]
         )
-        state.board = _counts(data["board"])
-        state.bag = _counts(data["bag"])
-        state.box = _counts(data["box"])
+        state.board = counts_from_json(data["board"])
+        state.bag = counts_from_json(data["bag"])
+        state.box = counts_from_json(data["box"])
         state.deck = tuple(tuple(group) for group in data["deck"])
         state.faceup = tuple(data["faceup"])
         state.missions = tuple(data["missions"])
@@ -138,11 +138,11 @@ class State:
         return state
 
 
-def _counts_json(counts: tuple[int, ...]) -> dict[str, int]:
+def counts_json(counts: tuple[int, ...]) -> dict[str, int]:
     return dict(zip(COLOURS, counts, strict=True))
 
 
-def _counts(data: dict[str, int]) -> tuple[int, ...]:
+def counts_from_json(data: dict[str, int]) -> tuple[int, ...]:
     return tuple(data.get(colour, 0) for colour in COLOURS)
 
 
