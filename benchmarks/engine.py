@@ -4,7 +4,7 @@ A step is one ``legal_actions`` plus one ``apply`` of a randomly chosen
 legal action. Runs on one core (the process is pinned where the platform
 allows it). Prints a table, or one JSON object with ``--json``.
 
-    python benchmarks/engine.py [--games N] [--players P] [--json]
+    python benchmarks/engine.py [--variant family|advanced] [--games N] [--players P] [--json]
 """
 
 import argparse
@@ -15,13 +15,13 @@ import random
 import time
 
 from firmware_app.catalogue_files import load
-from rules.pingwiny.family import FamilyGame
 from rules.pingwiny.options import Options
+from rules.record import VARIANTS
 
 
-def play(catalogue, players: int, seed: int) -> int:
+def play(catalogue, variant: str, players: int, seed: int) -> int:
     """One whole game of random legal actions; returns its number of steps."""
-    game = FamilyGame(catalogue, Options(players=players, seed=seed))
+    game = VARIANTS["pingwiny", variant](catalogue, Options(players=players, seed=seed))
     state = game.new_state()
     chooser = random.Random(seed)
     steps = 0
@@ -33,16 +33,16 @@ def play(catalogue, players: int, seed: int) -> int:
         steps += 1
 
 
-def measure(games: int, players: int) -> dict:
+def measure(variant: str, games: int, players: int) -> dict:
     catalogue = load([], demo=True)
-    play(catalogue, players, seed=0)  # warm caches and imports
+    play(catalogue, variant, players, seed=0)  # warm caches and imports
     steps = 0
     started = time.perf_counter()
     for seed in range(1, games + 1):
-        steps += play(catalogue, players, seed)
+        steps += play(catalogue, variant, players, seed)
     elapsed = time.perf_counter() - started
     return {
-        "variant": "family",
+        "variant": variant,
         "players": players,
         "games": games,
         "steps": steps,
@@ -56,13 +56,14 @@ def measure(games: int, players: int) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", choices=["family", "advanced"], default="family")
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    result = measure(args.games, args.players)
+    result = measure(args.variant, args.games, args.players)
     if args.json:
         print(json.dumps(result))
     else:

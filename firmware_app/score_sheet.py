@@ -10,10 +10,15 @@ DECIDED = {
 
 
 def sheet_text(
-    sheet: ScoreSheet, names: list[str], demo_label: str | None, final: bool = True
+    sheet: ScoreSheet,
+    names: list[str],
+    demo_label: str | None,
+    final: bool = True,
+    variant: str = "family",
 ) -> str:
     """One block per player, line by line, then the winner and how it was decided."""
     lines = []
+    advanced = any(line.bonus for line in sheet.lines) or variant == "advanced"
     if demo_label:
         lines.append(f"[{demo_label}]")
     for line in sheet.lines:
@@ -21,7 +26,8 @@ def sheet_text(
             f"{names[line.player]} ({line.penguin})",
             f"  figurant cards  {line.figurants:>4}  ({line.cards} cards)",
             f"  penguin bonus   {line.penguin_bonus:>4}",
-            f"  mission         {line.mission:>4}",
+            f"  mission{'s' if advanced else ' '}        {line.mission:>4}",
+            *([f"  card bonuses    {line.bonus:>4}"] if advanced else []),
             f"  penalty         {line.penalty:>4}",
             f"  total           {line.total:>4}",
         ]

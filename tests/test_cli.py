@@ -9,7 +9,7 @@ import pytest
 
 from firmware_app.cli import main
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("family-*.json"))
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*-seed*.json"))
 POSITION = Path(__file__).parent.parent / "examples" / "position-iza.json"
 
 
@@ -30,13 +30,15 @@ def test_replay_json_gives_totals_breakdown_and_winners(record, capsys):
     assert result["finished"] is True
     for line in result["score"]["players"]:
         parts = line["figurants"] + line["penguin_bonus"] + line["mission"] + line["penalty"]
+        parts += line["bonus"]
         assert line["total"] == parts
     best = max(line["total"] for line in result["score"]["players"])
     assert all(result["score"]["players"][w]["total"] == best for w in result["score"]["winners"])
 
 
 def test_a_record_that_does_not_replay_is_rejected_with_its_action_number(tmp_path, capsys):
-    record = json.loads(EXAMPLES[0].read_text())
+    family = [path for path in EXAMPLES if path.name.startswith("family")]
+    record = json.loads(family[0].read_text())
     record["actions"][5] = "visit hq nobody"
     path = tmp_path / "broken.json"
     path.write_text(json.dumps(record))
@@ -64,6 +66,17 @@ def test_score_a_hand_written_end_position(capsys):
     assert "Winner: Iza wins on points" in capsys.readouterr().out
 
 
+def test_score_an_advanced_end_position(capsys):
+    position = POSITION.with_name("position-filip.json")
+    assert main(["score", str(position), "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    filip = result["score"]["players"][0]
+    assert (filip["figurants"], filip["mission"], filip["penguin_bonus"]) == (12, 5, 3)
+    assert (filip["bonus"], filip["penalty"], filip["total"]) == (1, -1, 20)
+    assert main(["score", str(position)]) == 0
+    assert "card bonuses       1" in capsys.readouterr().out
+
+
 def test_catalogue_check_passes_on_the_shipped_data_and_lists_unknowns(capsys):
     assert main(["catalogue", "check"]) == 0
     out = capsys.readouterr().out
@@ -81,7 +94,7 @@ def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):
 
 def test_the_console_script_runs_as_a_module():
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_app.cli", "replay", str(EXAMPLES[0])],
+        [sys.executable, "-m", "firmware_app.cli", "replay", str(EXAMPLES[-1])],
         capture_output=True,
         text=True,
         check=False,

@@ -39,37 +39,56 @@ class AdvancedTable:
 
 
 def advanced_table(catalogue, short: bool) -> AdvancedTable:
+    """The cards in play; refuses a catalogue that does not know them all."""
     missing = catalogue.missing_for("advanced", short)
     if missing:
         raise SetupError("setup.catalogue_incomplete", missing=", ".join(missing[:5]))
-    figurants = {}
-    immunities, bonuses = {}, {}
-    for f in catalogue.figurants_in_play(short):
-        side = f.advanced
-        figurants[f.id] = AdvancedFigurant(
-            f.id, f.name, side.cost, side.points, side.type, tuple(side.officer_x), side.effect
-        )
-        if side.effect is not None and side.effect.do == "immune":
-            immunities[f.id] = tuple(side.effect.param("cards"))
-        if side.effect is not None and side.effect.do in ("bonus_with", "bonus_per_type"):
-            bonuses[f.id] = side.effect
-    missions = {}
-    mission_effects = {}
-    for m in catalogue.missions_in_play("advanced", short):
-        side = m.advanced
-        missions[m.id] = MissionCard(m.id, m.name, side.type, tuple(map(tuple, side.scoring)))
-        if side.effect is not None:
-            mission_effects[m.id] = side.effect.do
+    return card_table(
+        catalogue,
+        [advanced_figurant(f) for f in catalogue.figurants_in_play(short)],
+        [advanced_mission(m) for m in catalogue.missions_in_play("advanced", short)],
+    )
+
+
+def card_table(catalogue, figurants: list, missions: list) -> AdvancedTable:
+    """A table of the given cards (all known), with what their effects imply."""
+    immunities, bonuses, mission_effects = {}, {}, {}
+    for f in figurants:
+        if f.effect is not None and f.effect.do == "immune":
+            immunities[f.id] = tuple(f.effect.param("cards"))
+        if f.effect is not None and f.effect.do in ("bonus_with", "bonus_per_type"):
+            bonuses[f.id] = f.effect
+    for m, effect in missions:
+        if effect is not None:
+            mission_effects[m.id] = effect.do
     return AdvancedTable(
-        figurants=figurants,
-        missions=missions,
+        figurants={f.id: f for f in figurants},
+        missions={m.id: m for m, _ in missions},
         mission_effects=mission_effects,
         penguins={p.id: INDEX[p.colour] for p in catalogue.penguins},
         penguin_effects={p.id: p.effect for p in catalogue.penguins},
         immunities=immunities,
         bonuses=bonuses,
-        tokens=tuple(catalogue.tokens),
-        deck=tuple(figurants),
-        mission_deck=tuple(missions),
+        tokens=tuple(catalogue.tokens) if None not in catalogue.tokens else (),
+        deck=tuple(f.id for f in figurants),
+        mission_deck=tuple(m.id for m, _ in missions),
         demo_label=catalogue.label if catalogue.is_demo else None,
     )
+
+
+def advanced_figurant(f) -> AdvancedFigurant | None:
+    """The orange side of a catalogue figurant; None while a field is unknown."""
+    side = f.advanced
+    if None in (side.cost, side.points, side.type, side.officer_x, side.effect):
+        return None
+    return AdvancedFigurant(
+        f.id, f.name, side.cost, side.points, side.type, tuple(side.officer_x), side.effect
+    )
+
+
+def advanced_mission(m) -> tuple[MissionCard, object] | None:
+    """The orange side of a mission and its effect; None while a field is unknown."""
+    side = m.advanced
+    if None in (side.type, side.scoring, side.effect):
+        return None
+    return MissionCard(m.id, m.name, side.type, tuple(map(tuple, side.scoring))), side.effect

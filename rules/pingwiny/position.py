@@ -1,12 +1,16 @@
 """End positions given directly, for tables that only want the scorekeeper.
 
-A position names each player's penguin, figurant cards, mission (or none)
-and the tokens left (a number, or counts by colour). Only the cards named
-must be known to the catalogue.
+A position names each player's penguin, figurant cards, mission(s) and the
+tokens left (a number, or counts by colour); the advanced variant adds the
+cards discarded by using their action. Only the cards named must be known
+to the catalogue. The format is in ``docs/game-record.md``.
 """
 
 from rules.colours import COLOURS, INDEX
-from rules.pingwiny.cards import CardTable, FigurantCard, MissionCard, figurant_card, mission_card
+from rules.pingwiny.advanced_cards import advanced_figurant, advanced_mission, card_table
+from rules.pingwiny.advanced_scoring import score_seat
+from rules.pingwiny.advanced_state import Seat
+from rules.pingwiny.cards import CardTable, figurant_card, mission_card
 from rules.pingwiny.scoring import ScoreSheet, rank, score_line
 
 
@@ -15,54 +19,88 @@ class PositionError(ValueError):
 
 
 def score_position(catalogue, position: dict) -> tuple[ScoreSheet, list[str]]:
-    """The score sheet and player names of a position (see ``docs/game-record.md``)."""
+    """The score sheet and player names of a position."""
     players = position.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= 4:
         raise PositionError("'players' must be a list of 1 to 4 players")
+    advanced = position.get("variant", "family") == "advanced"
     problems: list[str] = []
-    figurants: dict[str, FigurantCard] = {}
-    missions: dict[str, MissionCard] = {}
+    figurants, missions = {}, {}
+    build_figurant = advanced_figurant if advanced else figurant_card
+    build_mission = advanced_mission if advanced else mission_card
     for number, player in enumerate(players, start=1):
         where = f"player {number}"
-        for card in player.get("figurants", []):
-            f = _find(catalogue.figurants, card, f"{where}: figurant", problems)
-            if f is not None:
-                figurants[card] = figurant_card(f)
-                if figurants[card] is None:
-                    problems.append(f"{where}: figurant '{card}' is not fully known yet")
-        mission = player.get("mission")
-        if mission is not None:
-            m = _find(catalogue.missions, mission, f"{where}: mission", problems)
-            if m is not None:
-                missions[mission] = mission_card(m)
-                if missions[mission] is None:
-                    problems.append(f"{where}: mission '{mission}' is not fully known yet")
+        for card in player.get("figurants", []) + player.get("discarded", []):
+            found = _known(
+                catalogue.figurants, card, build_figurant, f"{where}: figurant", problems
+            )
+            figurants[card] = found
+        for mission in _missions(player, advanced):
+            found = _known(
+                catalogue.missions, mission, build_mission, f"{where}: mission", problems
+            )
+            missions[mission] = found
         _find(catalogue.penguins, player.get("penguin"), f"{where}: penguin", problems)
         _tokens_left(player.get("tokens", 0), where, problems)
     if problems:
         raise PositionError("; ".join(problems))
-    table = CardTable(
-        figurants=figurants,
-        missions=missions,
-        penguins={p.id: INDEX[p.colour] for p in catalogue.penguins},
-        tokens=(),
-        deck=(),
-        mission_row=(),
-        demo_label=catalogue.label if catalogue.is_demo else None,
-    )
-    lines = tuple(
-        score_line(
-            table,
-            i,
-            p["penguin"],
-            p.get("figurants", []),
-            p.get("mission"),
-            _tokens_left(p.get("tokens", 0), "", []),
-        )
-        for i, p in enumerate(players)
-    )
     names = [p.get("name") or f"Player {i + 1}" for i, p in enumerate(players)]
+    if advanced:
+        table = card_table(catalogue, list(figurants.values()), list(missions.values()))
+        lines = tuple(score_seat(table, i, _seat(p)) for i, p in enumerate(players))
+    else:
+        table = CardTable(
+            figurants=figurants,
+            missions=missions,
+            penguins={p.id: INDEX[p.colour] for p in catalogue.penguins},
+            tokens=(),
+            deck=(),
+            mission_row=(),
+            demo_label=catalogue.label if catalogue.is_demo else None,
+        )
+        lines = tuple(
+            score_line(
+                table,
+                i,
+                p["penguin"],
+                p.get("figurants", []),
+                p.get("mission"),
+                _tokens_left(p.get("tokens", 0), "", []),
+            )
+            for i, p in enumerate(players)
+        )
     return rank(lines), names
+
+
+def _missions(player: dict, advanced: bool) -> list[str]:
+    if advanced:
+        return list(player.get("missions", []))
+    return [player["mission"]] if player.get("mission") is not None else []
+
+
+def _known(cards, card_id: str, build, where: str, problems: list[str]):
+    """The card, built for scoring; a problem line when it is absent or not fully known."""
+    found = _find(cards, card_id, where, problems)
+    if found is None:
+        return None
+    built = build(found)
+    if built is None:
+        problems.append(f"{where} '{card_id}' is not fully known yet")
+    return built
+
+
+def _seat(player: dict) -> Seat:
+    held = _tokens_left(player.get("tokens", 0), "", [])
+    return Seat(
+        player["penguin"],
+        (held, 0, 0, 0, 0, 0, 0),
+        tuple(player.get("figurants", [])),
+        tuple(player.get("discarded", [])),
+        tuple(player.get("missions", [])),
+        True,
+        0,
+        "middle",
+    )
 
 
 def _find(cards, card_id, where: str, problems: list[str]):
