@@ -20,14 +20,14 @@ class AdvancedFigurant:
     points: int
     type: str
     officer_x: tuple[int, int]
-    effect: object  # a catalogue Effect, or None for a card without one
+    effect: object  # a catalogue Effect; NO_EFFECT (do == "none") for a card without one
 
 
 @dataclass(frozen=True)
 class AdvancedTable:
     figurants: dict[str, AdvancedFigurant]
     missions: dict[str, MissionCard]
-    mission_effects: dict[str, str]  # mission id -> "no_penalty" / "extra_mission"
+    mission_effects: dict[str, str]  # mission id -> "no_penalty", "extra_mission" or "none"
     penguins: dict[str, int]  # penguin id -> colour index
     penguin_effects: dict[str, object]
     immunities: dict[str, tuple[str, ...]]  # card -> cards whose actions cannot touch its holder
