@@ -238,3 +238,14 @@ def _write_atomically(path: Path, data: bytes) -> None:
         os.fsync(folder)
     finally:
         os.close(folder)
+
+
+def load_popiel(demo: bool):
+    """Król Popiel's box: the printed facts, completed by the demo box if asked."""
+    from rules.popiel.components import build_components
+
+    printed = tomllib.loads((DATA / "krol-popiel.toml").read_text(encoding="utf-8"))
+    overlay = None
+    if demo:
+        overlay = tomllib.loads((DATA / "krol-popiel-demo.toml").read_text(encoding="utf-8"))
+    return build_components(printed, overlay)

@@ -285,6 +285,46 @@ MESSAGES = {
         "en": "The layout must list the nine tiles row by row, Headquarters in the middle.",
         "pl": "Układ musi wymieniać dziewięć kafelków rzędami, Kwatera Główna w środku.",
     },
+    "setup.popiel_players": {
+        "en": "Król Popiel is for 2 to 5 players, each with their own mouse ({players} given).",
+        "pl": "W Króla Popiela gra od 2 do 5 graczy, każdy swoją myszą (podano: {players}).",
+    },
+    "setup.popiel_side": {
+        "en": "The board has no side '{side}'.",
+        "pl": "Plansza nie ma strony „{side}”.",
+    },
+    "setup.popiel_windows": {
+        "en": "How many window spaces does side {side} have? Count them on the board.",
+        "pl": "Ile pól okien ma strona {side}? Policz je na planszy.",
+    },
+    "setup.popiel_reward_mix": {
+        "en": "The mix of the reward tokens is not known: draw them at the table.",
+        "pl": "Skład żetonów nagród jest nieznany: losujcie je przy stole.",
+    },
+    "illegal.popiel_reward_first": {
+        "en": "First say which reward token was drawn.",
+        "pl": "Najpierw podaj, jaki żeton nagrody wylosowano.",
+    },
+    "illegal.popiel_no_reward": {
+        "en": "No reward token is being drawn now.",
+        "pl": "Teraz nie losuje się żetonu nagrody.",
+    },
+    "illegal.popiel_dots": {
+        "en": "{dots} dots is more than one tile can complete.",
+        "pl": "{dots} kropek to więcej, niż może domknąć jeden kafelek.",
+    },
+    "illegal.popiel_negative": {
+        "en": "A score cannot go below zero.",
+        "pl": "Wynik nie może spaść poniżej zera.",
+    },
+    "action.popiel_kind": {
+        "en": "'{kind}' is not a reward token (plus2, plus3, extra, double).",
+        "pl": "„{kind}” to nie żeton nagrody (plus2, plus3, extra, double).",
+    },
+    "setup.popiel_overlay": {
+        "en": "The box data contradicts the printed value of {key}.",
+        "pl": "Dane pudełka przeczą wydrukowanej wartości {key}.",
+    },
     "setup.players": {
         "en": "This game is for 2 to 4 players, not {players}.",
         "pl": "W tę grę gra od 2 do 4 graczy, nie {players}.",

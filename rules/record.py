@@ -16,10 +16,20 @@ from rules.pingwiny.advanced import AdvancedGame
 from rules.pingwiny.family import FamilyGame
 from rules.pingwiny.options import Options
 from rules.pingwiny.state import State
+from rules.popiel.game import Components, PopielGame, PopielOptions
 
 FORMAT = "tableside-game-record"
 VERSION = 1
-VARIANTS = {("pingwiny", "family"): FamilyGame, ("pingwiny", "advanced"): AdvancedGame}
+VARIANTS = {
+    ("pingwiny", "family"): FamilyGame,
+    ("pingwiny", "advanced"): AdvancedGame,
+    ("popiel", "standard"): PopielGame,
+}
+# How each game reads its setup options and its box description back from a record.
+READERS = {
+    "pingwiny": (Options.from_json, Catalogue.from_dict),
+    "popiel": (PopielOptions.from_json, Components.from_dict),
+}
 
 
 class RecordError(ValueError):
@@ -33,7 +43,7 @@ class RecordError(ValueError):
 
 @dataclass(frozen=True)
 class Replay:
-    game: FamilyGame
+    game: object  # FamilyGame, AdvancedGame or PopielGame
     states: tuple[State, ...]  # the state before the first action, then after each
     events: tuple[tuple[dict, ...], ...]
 
@@ -42,7 +52,7 @@ class Replay:
         return self.states[-1]
 
 
-def new_record(game_name: str, variant: str, options: Options, catalogue: Catalogue) -> dict:
+def new_record(game_name: str, variant: str, options, catalogue) -> dict:
     """An empty record for a game about to start."""
     return {
         "format": FORMAT,
@@ -55,7 +65,7 @@ def new_record(game_name: str, variant: str, options: Options, catalogue: Catalo
     }
 
 
-def game_of(record: dict) -> FamilyGame:
+def game_of(record: dict):
     """The game object a record describes (options and catalogue checked)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(f"not a game record: 'format' must be '{FORMAT}'")
@@ -64,9 +74,9 @@ def game_of(record: dict) -> FamilyGame:
     kind = VARIANTS.get((record.get("game"), record.get("variant")))
     if kind is None:
         raise RecordError(f"unknown game or variant: {record.get('game')}/{record.get('variant')}")
+    read_options, read_box = READERS[record["game"]]
     try:
-        catalogue = Catalogue.from_dict(record["catalogue"])
-        return kind(catalogue, Options.from_json(record["options"]))
+        return kind(read_box(record["catalogue"]), read_options(record["options"]))
     except KeyError as missing:
         raise RecordError(f"the record has no {missing}") from None
     except (RulesError, TypeError, ValueError) as error:
