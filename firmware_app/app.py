@@ -15,7 +15,6 @@ from pathlib import Path
 from firmware_app import catalogue_files
 from firmware_app.i18n import Translator
 from firmware_app.session import Session
-from firmware_app.table_text import event_lines
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Notice, Screen
 from hw.events import ButtonEvent, Press, TagEvent
@@ -155,10 +154,13 @@ class App:
 
     def show_game(self, events: list[dict] | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
-        from firmware_app.flows.end import end_screen
-        from firmware_app.flows.turn import turn_screen
-
         session = self.session
+        if session.game.variant == "popiel":
+            from firmware_app.flows.popiel import end_screen, event_lines, turn_screen
+        else:
+            from firmware_app.flows.end import end_screen
+            from firmware_app.flows.turn import turn_screen
+            from firmware_app.table_text import event_lines
         self.reset(end_screen(self) if session.over else turn_screen(self))
         lines = event_lines(self.t, session.game, events or [])
         if lines:

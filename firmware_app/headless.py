@@ -14,6 +14,7 @@ from pathlib import Path
 from firmware_app.app import App
 from firmware_app.journal import Journal
 from firmware_app.loop import Loop
+from firmware_app.score_sheet import demo_label
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader
@@ -70,7 +71,7 @@ class Headless:
             "actions": self.journal.record(session.game_id)["actions"],
             "state": session.state.to_json(),
             "score": session.game.score(session.state).to_json(),
-            "catalogue": session.game.cards.demo_label or "printed",
+            "catalogue": demo_label(session.game) or "printed",
         }
 
     @property

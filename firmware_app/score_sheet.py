@@ -41,3 +41,35 @@ def sheet_text(
 
 def player_names(options_names, count: int) -> list[str]:
     return list(options_names) if options_names else [f"Player {i + 1}" for i in range(count)]
+
+
+def popiel_text(score, names: list[str], demo_label: str | None, final: bool = True) -> str:
+    """Król Popiel's totals, with the track space and marker each pawn shows."""
+    from rules.popiel.track import on_track
+
+    lines = [f"[{demo_label}]"] if demo_label else []
+    for p, total in enumerate(score.totals):
+        where = on_track(total)
+        marker = ", marker flipped" if where.flipped else ""
+        laps = f", {where.laps} laps" if where.laps > 1 else ""
+        tokens = ", ".join(score.rewards[p]) or "no reward tokens"
+        lines.append(f"{names[p]}: {total}  (track space {where.space}{marker}{laps}; {tokens})")
+    winners = " and ".join(names[w] for w in score.winners)
+    lines.append(f"Winner: {winners}" if final else f"Leading so far: {winners}")
+    return "\n".join(lines)
+
+
+def demo_label(game) -> str | None:
+    """The made-up-data label of the game's cards or box, if any."""
+    box = game.components if game.variant == "popiel" else game.cards
+    return box.demo_label
+
+
+def game_text(game, state) -> str:
+    """The score sheet of any game's state, final or so far."""
+    names = player_names(game.options.names, game.n)
+    final = state.phase == "over"
+    sheet = game.score(state)
+    if game.variant == "popiel":
+        return popiel_text(sheet, names, demo_label(game), final)
+    return sheet_text(sheet, names, demo_label(game), final, game.variant)

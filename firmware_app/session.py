@@ -19,8 +19,10 @@ class Session:
         self.states = list(result.states)
 
     @classmethod
-    def start(cls, journal, options, catalogue, now: float) -> "Session":
-        header = new_record("pingwiny", "family", options, catalogue)
+    def start(
+        cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
+    ) -> "Session":
+        header = new_record(*game, options, catalogue)
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 
@@ -67,5 +69,11 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The table accepted the final score: the game is kept as finished."""
-        sheet = self.game.score(self.state)
-        self.journal.finish(self.game_id, sheet.to_json(), now=now)
+        if self.game.variant == "popiel":
+            summary = {
+                "scores": list(self.state.scores),
+                "winners": list(self.game.winners(self.state)),
+            }
+        else:
+            summary = self.game.score(self.state).to_json()
+        self.journal.finish(self.game_id, summary, now=now)

@@ -24,9 +24,14 @@ def _settings(app):
 
 
 def game_choice(app) -> Menu:
+    from firmware_app.flows.popiel import PopielWizard
+
     t = app.t
-    item = Item(t("Penguins of Madagascar: family"), lambda: app.push(Wizard(app).players()))
-    return Menu(app, t("Game"), [item])
+    items = [
+        Item(t("Penguins of Madagascar: family"), lambda: app.push(Wizard(app).players())),
+        Item(t("King Popiel"), lambda: app.push(PopielWizard(app).players())),
+    ]
+    return Menu(app, t("Game"), items)
 
 
 class Wizard:

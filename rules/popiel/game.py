@@ -253,3 +253,29 @@ class PopielGame:
         """Most points wins; tied players share the victory."""
         best = max(s.scores)
         return tuple(p for p, score in enumerate(s.scores) if score == best)
+
+    def score(self, s: PopielState) -> "PopielScore":
+        winners = self.winners(s)
+        return PopielScore(
+            s.scores, s.rewards, winners, "points" if len(winners) == 1 else "shared"
+        )
+
+
+@dataclass(frozen=True)
+class PopielScore:
+    """Totals, the reward tokens each player keeps, and the winners."""
+
+    totals: tuple[int, ...]
+    rewards: tuple[tuple[str, ...], ...]
+    winners: tuple[int, ...]
+    decided_by: str  # "points" or "shared"
+
+    def to_json(self) -> dict:
+        return {
+            "players": [
+                {"player": p, "total": total, "rewards": list(self.rewards[p])}
+                for p, total in enumerate(self.totals)
+            ],
+            "winners": list(self.winners),
+            "decided_by": self.decided_by,
+        }

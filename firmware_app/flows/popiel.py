@@ -1,0 +1,244 @@
+"""Król Popiel on the panel: setup, a turn, the reminders, the end.
+
+Tableside cannot see the tower: after placing a tile the player enters how
+many yellow dots it completed and whether it touches the king's window. The
+app answers with what the table must do: move the pawn to a track space
+(flipping the 30-points marker), take the reward token, move the king up,
+take a tile from the draw spaces and refill them.
+"""
+
+from firmware_app import catalogue_files
+from firmware_app.session import Session
+from firmware_app.ui.screens import Item, Menu, NumberEntry
+from rules.errors import RulesError
+from rules.popiel.game import KINDS, MAX_DOTS, PopielOptions
+from rules.popiel.track import on_track
+
+REWARD_NAMES = {
+    "plus2": "2-point cheese",
+    "plus3": "3-point cheese",
+    "extra": "Extra move",
+    "double": "Double points",
+}
+
+
+def player_label(app, index: int) -> str:
+    names = app.session.game.options.names
+    return names[index] if names else app.t("Mouse {n}", n=index + 1)
+
+
+class PopielWizard:
+    """Players, board side, windows if unknown, who draws the rewards, which box."""
+
+    def __init__(self, app) -> None:
+        self.app, self.t = app, app.t
+        self.choices: dict = {}
+
+    def _ask(self, title: str, options, key: str, then) -> Menu:
+        def choose(value):
+            self.choices[key] = value
+            then()
+
+        items = [Item(label, lambda v=value: choose(v)) for label, value in options]
+        return Menu(self.app, title, items)
+
+    def players(self) -> Menu:
+        t = self.t
+        options = [(t("{n} players", n=n), n) for n in (2, 3, 4, 5)]
+        return self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
+
+    def box(self) -> Menu:
+        t = self.t
+        options = [(t("The box's data"), False), (t("Demo box (made up)"), True)]
+        return self._ask(t("Box"), options, "demo", lambda: self.app.push(self.side()))
+
+    def side(self) -> Menu:
+        t = self.t
+        options = [(t("Board side {side}", side=s), s) for s in ("A", "B")]
+        return self._ask(t("Board side"), options, "side", self.windows)
+
+    def windows(self) -> None:
+        box = catalogue_files.load_popiel(self.choices["demo"])
+        self.box_data = box
+        if box.windows[self.choices["side"]]:
+            self.rewards()
+            return
+
+        def counted(n: int) -> None:
+            self.choices["windows"] = n
+            self.rewards()
+
+        self.app.push(
+            NumberEntry(
+                self.app,
+                self.t("Windows"),
+                self.t("Window spaces in the tower:"),
+                counted,
+                6,
+                1,
+                20,
+            )
+        )
+
+    def rewards(self) -> None:
+        t = self.t
+        options = [(t("We draw them at the table"), "table")]
+        if self.box_data.rewards is not None:
+            options.insert(0, (t("The app draws them"), "app"))
+        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.begin))
+
+    def begin(self) -> None:
+        app, c = self.app, self.choices
+        options = PopielOptions(
+            players=tuple(f"mouse-{i + 1}" for i in range(c["players"])),
+            side=c["side"],
+            windows=c.get("windows"),
+            rewards=c["rewards"],
+            seed=app.seed(),
+        )
+        try:
+            app.session = Session.start(
+                app.journal, options, self.box_data, now=app.clock(), game=("popiel", "standard")
+            )
+        except RulesError as error:
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            return
+        app.show_game()
+        t = self.t
+        lines = [
+            t("Each player takes a mouse pawn and its marker."),
+            t("Each gets one tile; three on the draw spaces."),
+            t("King Popiel on the lowest window."),
+            t("Mouse 1 starts, covering the start space."),
+        ]
+        if self.box_data.demo_label:
+            lines.insert(0, f"[{self.box_data.demo_label}]")
+        app.notice(t("Setup"), lines)
+
+
+def turn_screen(app) -> Menu:
+    t, session = app.t, app.session
+    s = session.state
+    who = player_label(app, s.current)
+    if s.phase == "reward":
+        items = [
+            Item(t(REWARD_NAMES[kind]), lambda k=kind: app.act(f"reward {k}")) for kind in KINDS
+        ]
+        return Menu(app, t("Reward drawn"), items, back=lambda: None)
+    title = t("{who}: extra move", who=who) if s.extra else who
+    items = [
+        Item(t("Place a tile"), lambda: _place(app)),
+        Item(t("Cannot place"), lambda: app.act("pass")),
+        Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
+        Item(t("Correct a score"), lambda: _correct(app)),
+        Item(t("Undo"), app.undo),
+    ]
+    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=lambda: None)
+
+
+def _place(app) -> None:
+    t = app.t
+
+    def dots_entered(dots: int) -> None:
+        app.pop()
+        items = [
+            Item(t("No"), lambda: app.act(f"place {dots}")),
+            Item(t("Yes: touches the king"), lambda: app.act(f"place {dots} king")),
+        ]
+        app.push(Menu(app, t("Touches the king?"), items))
+
+    app.push(
+        NumberEntry(
+            app, t("Place a tile"), t("Yellow dots completed:"), dots_entered, 0, 0, MAX_DOTS
+        )
+    )
+
+
+def _correct(app) -> None:
+    t, n = app.t, app.session.game.n
+
+    def player_chosen(p: int) -> None:
+        def delta_chosen(value: int) -> None:
+            app.pop()
+            app.pop()
+            app.act(f"correct points p{p + 1} {value}")
+
+        app.push(
+            NumberEntry(app, t("Correct a score"), t("Points to add:"), delta_chosen, 0, -60, 60)
+        )
+
+    items = [Item(player_label(app, p), lambda p=p: player_chosen(p)) for p in range(n)]
+    app.push(Menu(app, t("Correct a score"), items))
+
+
+def score_lines(app) -> list[str]:
+    t, s = app.t, app.session.state
+    label = app.session.game.components.demo_label
+    lines = [f"[{label}]"] if label else []
+    for p, score in enumerate(s.scores):
+        lines.append(f"{player_label(app, p)}: {score}")
+        lines.append("  " + track_text(t, score))
+        if s.rewards[p]:
+            lines.append("  " + ", ".join(t(REWARD_NAMES[k]) for k in s.rewards[p]))
+    return lines
+
+
+def track_text(t, total: int) -> str:
+    position = on_track(total)
+    if position.laps == 0:
+        return t("track space {space}", space=position.space)
+    if position.laps == 1:
+        return t("track space {space}, marker flipped", space=position.space)
+    return t(
+        "track space {space}, marker flipped, {laps} laps", space=position.space, laps=position.laps
+    )
+
+
+def event_lines(t, game, events: list[dict]) -> list[str]:
+    lines = []
+    for e in events:
+        kind = e["event"]
+        if kind == "scored":
+            before = e["total"] - e["points"]
+            lines.append(
+                t(
+                    "+{points}: pawn to {where}.",
+                    points=e["points"],
+                    where=track_text(t, e["total"]),
+                )
+            )
+            if on_track(before).laps < on_track(e["total"]).laps:
+                lines.append(t("Flip the 30-points marker."))
+        elif kind == "reward":
+            lines.append(t("Keep the token: {token}.", token=t(REWARD_NAMES[e["kind"]])))
+        elif kind == "king_escapes":
+            lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
+        elif kind == "king_devoured":
+            lines.append(t("No window left: the king is devoured!"))
+        elif kind == "extra_move":
+            lines.append(t("Extra move: take a tile from the draw spaces and place it."))
+        elif kind == "draw_tile":
+            lines.append(t("Take a tile from the draw spaces; refill them."))
+        elif kind == "no_reward_left":
+            lines.append(t("No reward token is left."))
+        elif kind == "game_over":
+            lines.append(t("The game is over."))
+    return lines
+
+
+def end_screen(app) -> Menu:
+    from firmware_app.flows.end import finish
+
+    t, session = app.t, app.session
+    winners = ", ".join(player_label(app, w) for w in session.game.winners(session.state))
+    items = [
+        Item(
+            t("Scores"),
+            lambda: app.notice(
+                t("Scores"), score_lines(app) + [t("Winner: {names}", names=winners)]
+            ),
+        ),
+        Item(t("Undo the last action"), app.undo),
+        Item(t("Finish: new game"), lambda: finish(app)),
+    ]
+    return Menu(app, t("Game over"), items, back=lambda: None)

@@ -1,0 +1,79 @@
+"""A whole game of Król Popiel through the screens on the fakes, then replayed."""
+
+import random
+
+from firmware_app.flows.popiel import turn_screen
+from firmware_app.headless import Headless
+from firmware_app.ui.screens import Notice, NumberEntry
+from rules.record import replay
+
+START = [
+    "press ok",  # New game
+    "press down",  # King Popiel
+    "press ok",
+    "press down",  # 3 players
+    "press ok",
+    "press down",  # demo box
+    "press ok",
+    "press ok",  # side A
+    "press ok",  # the app draws the rewards
+]
+
+
+def play_a_turn(sim, chooser) -> None:
+    """Place a tile with a few dots, touching the king one time in three."""
+    sim.press("ok")  # Place a tile
+    assert isinstance(sim.app.top, NumberEntry)
+    sim.press("up", chooser.randrange(5))
+    sim.press("ok")
+    if chooser.random() < 0.34:
+        sim.press("down")  # "Yes: touches the king"
+    sim.press("ok")
+    while isinstance(sim.app.top, Notice):
+        sim.press("ok")
+
+
+def test_a_whole_popiel_game_in_the_simulator_replays_from_its_record(tmp_path):
+    sim = Headless(tmp_path, language="en", seed=5)
+    try:
+        for line in START:
+            sim.command(line)
+        assert sim.screen.startswith("[Setup]")
+        sim.press("ok")
+        assert sim.screen.startswith("[Mouse 1]")
+        chooser = random.Random(5)
+        turns = 0
+        while not sim.app.session.over:
+            play_a_turn(sim, chooser)
+            turns += 1
+            assert turns < 200
+        session = sim.app.session
+        assert sim.screen.startswith("[Game over]")
+        assert session.state.king == session.game.windows
+        record = sim.journal.record(session.game_id)
+        assert replay(record).final == session.state
+        sim.press("ok")
+        text = " ".join(" ".join(sim.app.top.lines).split())
+        assert "Winner:" in text and "demo box — not the printed mix or tower" in text
+    finally:
+        sim.close()
+
+
+def test_the_table_is_told_to_move_the_pawn_and_flip_the_marker(tmp_path):
+    sim = Headless(tmp_path, language="en", seed=6)
+    try:
+        for line in START:
+            sim.command(line)
+        sim.press("ok")
+        session = sim.app.session
+        session.states[-1] = session.state.replace(scores=(28, 0, 0))
+        sim.app.reset(turn_screen(sim.app))
+        sim.press("ok")
+        sim.press("up", 4)
+        sim.press("ok")
+        sim.press("ok")  # does not touch the king
+        text = " ".join(sim.screen.split())
+        assert "+4: pawn to track space 2, marker flipped." in text
+        assert "Flip the 30-points marker." in " ".join(" ".join(sim.app.top.lines).split())
+    finally:
+        sim.close()
