@@ -29,7 +29,7 @@ def _read_json(path: str) -> dict:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from firmware_app.score_sheet import player_names, sheet_text
+    from firmware_app.score_sheet import demo_label, game_text, player_names
     from rules.record import RecordError, replay
 
     record = _read_json(args.record)
@@ -47,13 +47,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "state": final.to_json(),
             "score": sheet.to_json(),
             "names": names,
-            "catalogue": game.cards.demo_label or "printed",
+            "catalogue": demo_label(game) or "printed",
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
     status = "finished" if final.phase == "over" else "not finished (score so far)"
     print(f"{args.record}: {len(result.states) - 1} actions, game {status}")
-    print(sheet_text(sheet, names, game.cards.demo_label, final=final.phase == "over"))
+    print(game_text(game, final))
     return 0
 
 
@@ -71,7 +71,8 @@ def cmd_score(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"score": sheet.to_json(), "names": names}, ensure_ascii=False, indent=2))
     else:
-        print(sheet_text(sheet, names, catalogue.label if catalogue.is_demo else None))
+        label = catalogue.label if catalogue.is_demo else None
+        print(sheet_text(sheet, names, label, variant=position.get("variant", "family")))
     return 0
 
 
@@ -86,14 +87,13 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     import random
 
     from firmware_app import catalogue_files
-    from rules.pingwiny.family import FamilyGame
     from rules.pingwiny.options import Options
-    from rules.record import new_record
+    from rules.record import VARIANTS, new_record
 
     catalogue = catalogue_files.load([], demo=True)
     options = Options(players=args.players, seed=args.seed, short=args.short)
-    game = FamilyGame(catalogue, options)
-    record = new_record("pingwiny", "family", options, catalogue)
+    game = VARIANTS["pingwiny", args.variant](catalogue, options)
+    record = new_record("pingwiny", args.variant, options, catalogue)
     chooser = random.Random(args.seed)
     state = game.new_state()
     while state.phase != "over":
@@ -127,7 +127,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
         return run_terminal(args.state_dir, args.language, args.seed)
     from firmware_app.headless import ScriptError, run_script
-    from firmware_app.score_sheet import player_names, sheet_text
+    from firmware_app.score_sheet import game_text
 
     if not args.script:
         raise CommandError("--headless needs --script FILE")
@@ -148,10 +148,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
             print(frame)
             print("-" * 24)
         if summary["score"]:
-            session = sim.app.session
-            names = player_names(session.game.options.names, session.game.n)
-            sheet = session.game.score(session.state)
-            print(sheet_text(sheet, names, session.game.cards.demo_label, final=session.over))
+            print(game_text(sim.app.session.game, sim.app.session.state))
     sim.close()
     return 0
 
@@ -237,6 +234,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--short", action="store_true")
+    p.add_argument("--variant", choices=["family", "advanced"], default="family")
     p.add_argument("--out", help="write the record here instead of stdout")
     p.set_defaults(run=cmd_selfplay)
     return top

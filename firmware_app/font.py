@@ -295,14 +295,21 @@ def load_font(path: Path) -> PixelFont:
 @cache
 def fonts() -> Mapping[str, PixelFont]:
     """Every font in ``firmware_app/fonts``, by name, read from disk once per process."""
-    return MappingProxyType({path.stem: load_font(path) for path in sorted(FONT_DIR.glob("*.txt"))})
+    names = sorted(path.stem for path in FONT_DIR.glob("*.txt"))
+    return MappingProxyType({name: _font(name) for name in names})
+
+
+@cache
+def _font(name: str) -> PixelFont:
+    # One file at a time: the daemon's first frame needs only the small font.
+    return load_font(FONT_DIR / f"{name}.txt")
 
 
 def small() -> PixelFont:
     """The 10-pixel font for body text: six lines fit on the panel."""
-    return fonts()["small"]
+    return _font("small")
 
 
 def large() -> PixelFont:
     """The 16-pixel bold font for headings and big numbers: four lines fit on the panel."""
-    return fonts()["large"]
+    return _font("large")

@@ -1,0 +1,89 @@
+"""Peak memory: the resident set of a process that plays a whole game.
+
+A Zero 2 W has 512 MB shared with the system, and the daemon runs for
+hours. This plays a whole demo game with the autopilot on the shipped fakes
+(the real app, main loop and SQLite journal) in a child process, and reads
+the child's peak resident set size from ``resource.getrusage`` once it has
+exited, so nothing of this process is counted.
+
+The fakes keep records for the tests: every frame the fake panel received
+(8 KiB each in Pillow, thousands in a game), every button event, the text
+of every frame. A device keeps none of them, so the child drops them after
+each screen, and what is measured is the imports, the app, the main loop
+and the journal. Prints a table, or one JSON object with ``--json``:
+
+    python benchmarks/memory.py [--players P] [--seed S] [--steps N] [--json]
+
+``--steps`` stops the autopilot after that many screens (a quick run).
+
+Keys: ``peak_rss_mb`` (MiB; the goal is 45 or less), ``players``,
+``python``, ``machine``.
+"""
+
+import argparse
+import json
+import platform
+import resource
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+# ru_maxrss is in kibibytes on Linux and in bytes on macOS.
+RSS_UNIT = 1 if sys.platform == "darwin" else 1024
+
+
+def play(players: int, seed: int, steps: int | None) -> None:
+    """The child's work: one game, start screen to game over (or ``steps`` screens)."""
+    from firmware_app.autopilot import Autopilot, new_game_script
+    from firmware_app.headless import Headless
+
+    with tempfile.TemporaryDirectory(prefix="tableside-memory-") as folder:
+        sim = Headless(Path(folder), seed=seed)
+        for line in new_game_script(players):
+            sim.command(line)
+        pilot = Autopilot(sim, seed)
+        played = 0
+        while (steps is None or played < steps) and pilot.step():
+            played += 1
+            sim.display.frames.clear()
+            sim.buttons.history.clear()
+            sim.frames.clear()
+        sim.close()
+
+
+def measure(players: int, seed: int, steps: int | None) -> dict:
+    child = [sys.executable, str(Path(__file__).resolve()), "--play"]
+    child += ["--players", str(players), "--seed", str(seed)]
+    child += [] if steps is None else ["--steps", str(steps)]
+    subprocess.run(child, check=True)
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss * RSS_UNIT
+    return {
+        "peak_rss_mb": round(peak / 2**20, 1),
+        "players": players,
+        "python": platform.python_version(),
+        "machine": platform.machine(),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--players", type=int, choices=(2, 3, 4), default=3)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--steps", type=int, help="stop the autopilot after this many screens")
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--play", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.play:
+        play(args.players, args.seed, args.steps)
+        return
+    result = measure(args.players, args.seed, args.steps)
+    if args.json:
+        print(json.dumps(result))
+    else:
+        for key, value in result.items():
+            print(f"{key:>11}  {value}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,54 @@
+"""The daemon's benchmarks run, on a tiny workload, and print the keys their docstrings promise.
+
+Speed itself is never asserted here: the figures depend on the machine and
+its load, and belong in the benchmarks' own output.
+"""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
+
+
+def run(script: str, *args: str) -> dict:
+    """The script's JSON object; each of its keys is named in the script's docstring."""
+    path = BENCHMARKS / script
+    done = subprocess.run(
+        [sys.executable, str(path), "--json", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    docstring = path.read_text(encoding="utf-8").split('"""')[1]
+    assert [key for key in result if f"``{key}``" not in docstring] == []
+    return result
+
+
+def positive(value) -> bool:
+    return isinstance(value, int | float) and not isinstance(value, bool) and value > 0
+
+
+def test_latency_times_the_button_events_of_a_game_opening():
+    result = run("latency.py", "--players", "2", "--steps", "12")
+    assert isinstance(result["events"], int) and result["events"] > 10
+    for key in ("p50_ms", "p99_ms", "max_ms", "app_p50_ms", "app_p99_ms", "app_max_ms"):
+        assert positive(result[key]), key
+    assert result["p50_ms"] <= result["p99_ms"] <= result["max_ms"]
+    assert result["commits"] >= 1 and positive(result["commit_p99_ms"])
+
+
+def test_startup_compares_the_first_frame_with_a_bare_pillow_import():
+    result = run("startup.py", "--runs", "1")
+    for key in ("startup_ratio", "first_frame_ms", "baseline_ms"):
+        assert positive(result[key]), key
+    assert result["runs"] == 1
+
+
+def test_memory_reads_the_peak_of_a_child_that_played():
+    result = run("memory.py", "--players", "2", "--steps", "3")
+    assert positive(result["peak_rss_mb"])
