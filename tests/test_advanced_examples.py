@@ -91,11 +91,10 @@ def kuba_position(demo):
     )
     s = seat(s, 1, square=SHOP, tokens=tokens(red=2))
     s = seat(s, 2, square=SHOP, spot="n", tokens=tokens(green=1))
-    faceup = ("antonio", "gustav") + tuple(c for c in s.faceup if c not in ("antonio", "gustav"))[:3]
+    wanted = ("antonio", "gustav")
+    faceup = wanted + tuple(c for c in s.faceup if c not in wanted)[:3]
     deck = tuple((c,) for group in s.deck for c in group if c not in faceup)
-    return game, fields(
-        s, faceup=faceup, deck=deck, markers=(GASTRO,), board=tokens(yellow=1)
-    )
+    return game, fields(s, faceup=faceup, deck=deck, markers=(GASTRO,), board=tokens(yellow=1))
 
 
 def test_kuba_card_actions_and_antonio(demo):
@@ -179,4 +178,3 @@ def test_filip_scores_20(demo):
         -1,
     )
     assert line.total == 20
-
