@@ -9,11 +9,8 @@ owner taught the box before.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import stat
-import tempfile
 import tomllib
 from collections.abc import Iterable
 from importlib import resources
@@ -21,6 +18,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from firmware_app.files import write_atomically
 from rules.catalogue import (
     GAME,
     SECTIONS,
@@ -161,7 +159,7 @@ def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "fig
     if found:
         raise CatalogueError(found)
     updated = merge(existing, overlay, owner=True, source=source)
-    _write_atomically(target, to_toml(updated).encode("utf-8"))
+    write_atomically(target, to_toml(updated).encode("utf-8"))
 
 
 def to_toml(raw: dict[str, Any]) -> str:
@@ -216,28 +214,6 @@ def _literal(value: Any) -> str:
         inner = ", ".join(f"{_key(k)} = {_literal(v)}" for k, v in value.items())
         return "{ " + inner + " }" if inner else "{}"
     raise TypeError(f"cannot write {type(value).__name__} in a card file")
-
-
-def _write_atomically(path: Path, data: bytes) -> None:
-    """Write a temporary file, fsync it, rename it over ``path``, fsync the folder."""
-    mode = stat.S_IMODE(path.stat().st_mode) if path.exists() else 0o644
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fchmod(file.fileno(), mode)
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
 
 
 def load_popiel(demo: bool):

@@ -22,11 +22,12 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from firmware_app.files import write_atomically
 from rules.record import FORMAT
 
 SCHEMA_VERSION = 1
@@ -392,28 +393,3 @@ class Journal:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
-
-
-def write_atomically(path: Path, data: bytes) -> None:
-    """Replace ``path`` with ``data`` so that a power cut leaves the old or the new file.
-
-    Temporary file beside it, fsync, ``os.replace``, then fsync the folder so
-    the rename itself is on disk. The file gets the usual umask-based mode.
-    """
-    temporary = path.with_name(f".{path.name}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o666)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        with suppress(FileNotFoundError):
-            os.unlink(temporary)
-        raise
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        os.fsync(folder)
-    finally:
-        os.close(folder)
