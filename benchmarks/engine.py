@@ -8,11 +8,11 @@ allows it). Prints a table, or one JSON object with ``--json``.
 """
 
 import argparse
-import json
 import os
-import platform
 import random
 import time
+
+from report import report
 
 from firmware_app.catalogue_files import load
 from rules.pingwiny.options import Options
@@ -49,8 +49,6 @@ def measure(variant: str, games: int, players: int) -> dict:
         "seconds": round(elapsed, 3),
         "steps_per_second": round(steps / elapsed),
         "games_per_second": round(games / elapsed, 1),
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
 
 
@@ -64,11 +62,7 @@ def main() -> None:
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
     result = measure(args.variant, args.games, args.players)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>18}  {value}")
+    report(result, args.json)
 
 
 if __name__ == "__main__":

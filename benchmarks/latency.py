@@ -27,13 +27,13 @@ less the commits); ``commits``, ``commit_p50_ms``, ``commit_p99_ms``,
 """
 
 import argparse
-import json
 import math
-import platform
 import statistics
 import tempfile
 import time
 from pathlib import Path
+
+from report import report
 
 from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.headless import Headless
@@ -114,8 +114,6 @@ def measure(players: int, seed: int, steps: int | None) -> dict:
         "commits": len(watch.commits),
         **{f"commit_{key}": value for key, value in milliseconds(watch.commits).items()},
         "players": players,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
 
 
@@ -127,11 +125,7 @@ def main() -> None:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     result = measure(args.players, args.seed, args.steps)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>13}  {value}")
+    report(result, args.json)
 
 
 if __name__ == "__main__":

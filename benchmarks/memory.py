@@ -21,13 +21,13 @@ Keys: ``peak_rss_mb`` (MiB; the goal is 45 or less), ``players``,
 """
 
 import argparse
-import json
-import platform
 import resource
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from report import report
 
 # ru_maxrss is in kibibytes on Linux and in bytes on macOS.
 RSS_UNIT = 1 if sys.platform == "darwin" else 1024
@@ -61,8 +61,6 @@ def measure(players: int, seed: int, steps: int | None) -> dict:
     return {
         "peak_rss_mb": round(peak / 2**20, 1),
         "players": players,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
 
 
@@ -78,11 +76,7 @@ def main() -> None:
         play(args.players, args.seed, args.steps)
         return
     result = measure(args.players, args.seed, args.steps)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>11}  {value}")
+    report(result, args.json)
 
 
 if __name__ == "__main__":

@@ -23,9 +23,7 @@ Keys: ``startup_ratio`` (the goal is 1.5 or less), ``first_frame_ms`` and
 """
 
 import argparse
-import json
 import os
-import platform
 import shutil
 import statistics
 import subprocess
@@ -33,6 +31,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+from report import report
 
 FAKES = """\
 [buttons]
@@ -85,8 +85,6 @@ def measure(runs: int) -> dict:
         "first_frame_ms": round(first * 1000, 1),
         "baseline_ms": round(base * 1000, 1),
         "runs": runs,
-        "python": platform.python_version(),
-        "machine": platform.machine(),
     }
 
 
@@ -98,11 +96,7 @@ def main() -> None:
     if args.runs < 1:
         parser.error("--runs must be at least 1")
     result = measure(args.runs)
-    if args.json:
-        print(json.dumps(result))
-    else:
-        for key, value in result.items():
-            print(f"{key:>14}  {value}")
+    report(result, args.json)
 
 
 if __name__ == "__main__":
