@@ -12,7 +12,7 @@ from rules.messages import text
 class RulesError(Exception):
     """Base class: an action was refused; the state is unchanged."""
 
-    def __init__(self, key: str, **params: object) -> None:
+    def __init__(self, key: str, /, **params: object) -> None:
         self.key = key
         self.params = params
         super().__init__(text(key, "en", **params))

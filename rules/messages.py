@@ -366,7 +366,7 @@ MESSAGES = {
 TRANSLATED_PARAMS = ("colour", "location")
 
 
-def text(key: str, language: str, **params: object) -> str:
+def text(key: str, language: str, /, **params: object) -> str:
     """The sentence for ``key`` in ``language``; unknown keys show themselves."""
     templates = MESSAGES.get(key)
     if templates is None:

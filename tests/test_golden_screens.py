@@ -41,7 +41,9 @@ def screens(sim: Headless):
     sim.app.act("visit hq nobody")
     yield "refusal"
     sim.press("ok")
-    sim.press("up", 7)  # to "Score so far", from the bottom of the extras
+    menu = sim.app.top
+    labels = [item.label for item in menu.items]
+    sim.press("down", labels.index(sim.app.t("Score so far")) - menu.cursor)
     sim.press("ok")
     yield "score-so-far"
 

@@ -16,8 +16,11 @@ def settings_menu(app) -> Menu:
     def choose(key: str, title: str, options: list[tuple[str, object]]) -> None:
         def pick(value):
             app.set_setting(key, value)
-            app.pop()
-            app.pop()
+            if key == "language":
+                rebuild_in_language(app)
+            else:
+                app.pop()
+                app.pop()
             app.push(settings_menu(app))
 
         app.push(Menu(app, title, [Item(label, lambda v=v: pick(v)) for label, v in options]))
@@ -55,6 +58,16 @@ def settings_menu(app) -> Menu:
         Item(t("Teach a card"), lambda: _teach(app)),
     ]
     return Menu(app, t("Settings"), items)
+
+
+def rebuild_in_language(app) -> None:
+    """Every screen below was drawn in the old language: build the base screen anew."""
+    from firmware_app.flows.start import start_screen
+
+    if app.session is not None:
+        app.show_game()
+    else:
+        app.reset(start_screen(app))
 
 
 def _minutes(t, minutes: int) -> str:
