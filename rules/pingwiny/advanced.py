@@ -61,6 +61,8 @@ class AdvancedGame:
             raise SetupError("setup.layout")
         if options.deck_order is not None and sorted(options.deck_order) != sorted(self.cards.deck):
             raise SetupError("setup.deck_order")
+        if options.deck_order is not None and not self.app_deck:
+            raise SetupError("setup.deck_order_table")
         if options.penguins is not None and (
             len(set(options.penguins)) != self.n
             or not set(options.penguins) <= set(self.cards.penguins)
@@ -272,7 +274,7 @@ class AdvancedGame:
         self._expect(s, "draw", "end_draw")
         count = min(SETUP_TOKENS if s.phase == "draw" else END_TOKENS, sum(s.bag))
         if self.app_bag:
-            arity(a, 1)
+            _no_colours_named(a)
             self._draw_app(s, count, events)
         else:
             colours = [colour_word(w) for w in a[1:]]
@@ -319,6 +321,7 @@ class AdvancedGame:
     def _do_move(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
         arity(a, 3)
+        _spot_word(a)
         p, seat = s.current, s.players[s.current]
         target, spot = self._square(s, a[1]), a[2]
         if s.stay:
@@ -343,7 +346,7 @@ class AdvancedGame:
         if not self._can_rummage(s, s.players[s.current]):
             raise IllegalAction("illegal.no_bag_symbol")
         if self.app_bag:
-            arity(a, 1)
+            _no_colours_named(a)
             self._draw_app(s, 1, events)
         else:
             arity(a, 2)
@@ -353,8 +356,10 @@ class AdvancedGame:
     def _do_take(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
         arity(a, 2)
+        if a[1] not in ("1", "2"):
+            raise MalformedAction("action.bad_arguments", action=str(a))
         location = self._here(s)
-        if location not in SUPPLY or a[1] not in ("1", "2"):
+        if location not in SUPPLY:
             raise IllegalAction("illegal.not_here", action="take")
         c, n = SUPPLY[location], int(a[1])
         if s.board[c] < n:
@@ -369,6 +374,7 @@ class AdvancedGame:
     def _do_otter(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
         arity(a, 3)
+        _spot_word(a)
         if self._here(s) != "otter":
             raise IllegalAction("illegal.not_here", action="otter")
         target = self._square(s, a[1])
@@ -399,7 +405,9 @@ class AdvancedGame:
     def _do_gate(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
         arity(a, 2)
-        if self._here(s) != "gate" or a[1] not in ("figurants", "missions"):
+        if a[1] not in ("figurants", "missions"):
+            raise MalformedAction("action.bad_arguments", action=str(a))
+        if self._here(s) != "gate":
             raise IllegalAction("illegal.not_here", action="gate")
         if a[1] == "figurants":
             if not any(s.faceup):
@@ -710,21 +718,26 @@ class AdvancedGame:
 
     def _next_turn(self, s: AdvancedState, events: list[dict]) -> None:
         s.turns += 1
+        s.stay = False  # the stay on Headquarters lasts until the end of the turn
         nxt = (s.current + 1) % self.n
         if s.last_round and nxt == s.first:
             order = [(s.first + i) % self.n for i in range(self.n)]
-            s.final_left = tuple(q for q in order if self._has_card_action(s, q))
+            s.final_left = tuple(q for q in order if self._holds_card_action(s, q))
             events.append({"event": "final_actions", "players": list(s.final_left)})
             self._next_final(s, events, first=True)
             return
         self._start_turn(s, nxt, events)
 
     def _start_turn(self, s: AdvancedState, p: int, events: list[dict]) -> None:
-        s.current, s.phase, s.actions_left, s.stay = p, "act", ACTIONS_PER_TURN, False
+        s.current, s.phase, s.actions_left = p, "act", ACTIONS_PER_TURN
         events.append({"event": "turn", "player": p})
 
     def _next_final(self, s: AdvancedState, events: list[dict], first: bool = False) -> None:
         if not first:
+            s.final_left = s.final_left[1:]
+        # Whether a card can be used is known only when the player's moment comes:
+        # an earlier final action (a token given) may make it usable, or not.
+        while s.final_left and not self._has_card_action(s, s.final_left[0]):
             s.final_left = s.final_left[1:]
         if s.final_left:
             s.current, s.phase = s.final_left[0], "final"
@@ -770,6 +783,12 @@ class AdvancedGame:
         card = self.cards.missions[mission]
         held = [self.cards.figurants[f] for f in seat.figurants + seat.discarded]
         return card.points_for(sum(1 for f in held if f.type == card.type)) > 0
+
+    def _holds_card_action(self, s: AdvancedState, p: int) -> bool:
+        """Whether player ``p`` still holds a figurant card with an action, usable or not."""
+        return any(
+            effects.is_action(self.cards.figurants[f].effect) for f in s.players[p].figurants
+        )
 
     def _has_card_action(self, s: AdvancedState, p: int) -> bool:
         return any(
@@ -840,6 +859,18 @@ def _spots_after_entry(s: AdvancedState, p: int, origin: int, target: int) -> li
     if entry not in spots and entry in geometry.INNER_EDGES[target]:
         spots = spots + [entry]
     return [spot for spot in geometry.SPOTS if spot in spots]
+
+
+def _no_colours_named(a: Action) -> None:
+    """With the app's bag the app draws: colours named by the table are refused."""
+    if len(a) != 1:
+        raise IllegalAction("illegal.app_draws")
+
+
+def _spot_word(a: Action) -> None:
+    """Refuse a place on a tile that is not the middle or an edge (``n``, ``e``, ``s``, ``w``)."""
+    if a[2] not in geometry.SPOTS:
+        raise MalformedAction("action.bad_arguments", action=str(a))
 
 
 def _take_from_top(deck: tuple, card: str) -> tuple:

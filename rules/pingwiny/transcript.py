@@ -1,11 +1,26 @@
 """Plain-text transcripts of a game: every state, its legal actions, the scores.
 
 Kept as golden files for a few seeds, so that any change in the rules shows
-up as a readable diff, in the manner of OpenSpiel's playthroughs.
+up as a readable diff, in the manner of OpenSpiel's playthroughs. Each
+variant says how its states, legal actions and score lines read (a
+``Style``); the walk through the game is the same for all.
 """
 
+from collections.abc import Callable
+from typing import NamedTuple
+
+from rules.actions import Action
 from rules.colours import COLOURS
+from rules.pingwiny.scoring import Line
 from rules.pingwiny.state import State
+
+
+class Style(NamedTuple):
+    """How one variant writes a state, its legal actions and a score line."""
+
+    state: Callable[[object], list[str]]
+    legal: Callable[[list[Action]], str]
+    score: Callable[[Line], str]
 
 
 def counts_text(counts: tuple[int, ...]) -> str:
@@ -30,21 +45,32 @@ def state_text(s: State) -> list[str]:
     return lines
 
 
-def playthrough(game, actions) -> str:
+def legal_text(actions: list[Action]) -> str:
+    return f"  legal: {' | '.join(map(str, actions))}"
+
+
+def score_text(line: Line) -> str:
+    return (
+        f"score p{line.player + 1}: figurants {line.figurants} penguin {line.penguin_bonus}"
+        f" mission {line.mission} penalty {line.penalty} total {line.total}"
+    )
+
+
+FAMILY = Style(state_text, legal_text, score_text)
+
+
+def playthrough(game, actions, style: Style = FAMILY) -> str:
     """Apply ``actions`` from the set-up; the transcript of every step."""
     s = game.new_state()
     out = []
     for number, action in enumerate(actions, start=1):
-        out += state_text(s)
-        out.append(f"  legal: {' | '.join(map(str, game.legal_actions(s)))}")
+        out += style.state(s)
+        out.append(style.legal(game.legal_actions(s)))
         s, events = game.apply(s, action)
         out.append(f"{number}. {action}")
         out += [f"  -> {event}" for event in events]
-    out += state_text(s)
-    for line in game.score(s).lines:
-        out.append(
-            f"score p{line.player + 1}: figurants {line.figurants} penguin {line.penguin_bonus}"
-            f" mission {line.mission} penalty {line.penalty} total {line.total}"
-        )
-    out.append(f"winners: {[w + 1 for w in game.score(s).winners]}")
+    out += style.state(s)
+    sheet = game.score(s)
+    out += [style.score(line) for line in sheet.lines]
+    out.append(f"winners: {[w + 1 for w in sheet.winners]}")
     return "\n".join(out) + "\n"
