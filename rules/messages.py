@@ -213,6 +213,10 @@ MESSAGES = {
         "en": "The {location} is not next to your penguin.",
         "pl": "Miejsce {location} nie sąsiaduje z twoim pingwinem.",
     },
+    "illegal.already_there": {
+        "en": "Your penguin is already on the {location}.",
+        "pl": "Twój pingwin już stoi w miejscu {location}.",
+    },
     "illegal.push_needs_two": {
         "en": "Pushing a penguin aside takes 2 actions; not enough are left.",
         "pl": "Odepchnięcie pingwina kosztuje 2 akcje; zostało za mało.",

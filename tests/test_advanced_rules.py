@@ -290,7 +290,7 @@ def test_otter_moves_to_any_other_location_ignoring_blockades(demo):
 def test_otter_moves_to_another_location_not_the_same(demo):
     game, s = at(demo)
     s = seat(s, 0, square=OTTER)
-    assert refused(game, s, "otter otter middle") == "illegal.spot_taken"
+    assert refused(game, s, "otter otter middle") == "illegal.already_there"
 
 
 @pytest.mark.parametrize(

@@ -259,6 +259,8 @@ class AdvancedGame:
             state.pending or state.pending_missions
         ):
             raise IllegalAction("illegal.reveal_first")
+        if action.verb == "reveal-mission" and state.pending:
+            raise IllegalAction("illegal.reveal_first")  # figurants are laid out first
         s = state.copy()
         events: list[dict] = []
         handler(self, s, action, events)
@@ -349,7 +351,8 @@ class AdvancedGame:
             _no_colours_named(a)
             self._draw_app(s, 1, events)
         else:
-            arity(a, 2)
+            if len(a) != 2:
+                raise IllegalAction("illegal.draw_count", expected=1)
             self._draw_table(s, s.current, [colour_word(a[1])], events)
         self._spend(s, 1, events)
 
@@ -379,7 +382,9 @@ class AdvancedGame:
             raise IllegalAction("illegal.not_here", action="otter")
         target = self._square(s, a[1])
         p = s.current
-        if target == s.players[p].square or a[2] not in effects.free_spots(s, target, p):
+        if target == s.players[p].square:
+            raise IllegalAction("illegal.already_there", location=a[1])
+        if a[2] not in effects.free_spots(s, target, p):
             raise IllegalAction("illegal.spot_taken", spot=a[2])
         set_seat(s, p, square=target, spot=a[2])
         events.append({"event": "moved", "player": p, "location": a[1], "spot": a[2]})
