@@ -403,7 +403,7 @@ def test_end_when_the_deck_runs_out_the_round_is_completed(demo):
     card = s.faceup[0]
     s = with_player(s, 1, tokens=game.cards.figurants[card].cost)
     s, events = game.apply(s, f"visit hq {card}")
-    assert s.last_round and {"event": "last_round"} in events
+    assert s.last_round and {"event": "last_round", "why": "deck"} in events
     s, _ = game.apply(s, "visit gate")
     assert (s.current, s.phase) == (2, "draw")
     for player in (2, 0):

@@ -21,15 +21,15 @@ from rules.actions import Action, arity, colour_word
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny import board as geometry
-from rules.pingwiny import effects, exchange
+from rules.pingwiny import dealing, effects, exchange
 from rules.pingwiny.advanced_cards import advanced_table
 from rules.pingwiny.advanced_scoring import score_seats
-from rules.pingwiny.advanced_state import AdvancedState, Seat, set_seat
+from rules.pingwiny.advanced_state import AdvancedState, Seat
 from rules.pingwiny.corrections import correct
 from rules.pingwiny.options import Options
 from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.scoring import ScoreSheet
-from rules.pingwiny.state import NO_TOKENS, add
+from rules.pingwiny.state import NO_TOKENS, add, set_player
 
 SUPPLY = {"chimp": BLUE, "gorilla": RED, "shop": YELLOW, "storehouse": GREEN}
 TILES = ("chimp", "gorilla", "shop", "storehouse", "otter", "lemur", "gate", "gastro")
@@ -73,30 +73,13 @@ class AdvancedGame:
 
     def new_state(self) -> AdvancedState:
         o = self.options
-        seed = rng.seed_state(o.seed)
-        penguins = o.penguins
-        if penguins is None:
-            seed, order = rng.shuffled(seed, tuple(self.cards.penguins))
-            penguins = order[: self.n]
-        first = o.first
-        if first is None:
-            seed, first = rng.below(seed, self.n)
+        seed, penguins, first = dealing.seats(rng.seed_state(o.seed), o, tuple(self.cards.penguins))
         layout = o.layout
         if layout is None:
             seed, tiles = rng.shuffled(seed, TILES)
             layout = tiles[:4] + ("hq",) + tiles[4:]
-        if o.deck_order is not None:
-            deck = tuple((c,) for c in o.deck_order)
-        elif self.app_deck:
-            seed, order = rng.shuffled(seed, self.cards.deck)
-            deck = tuple((c,) for c in order)
-        else:
-            deck = (tuple(sorted(self.cards.deck)),)
-        if self.app_deck:
-            seed, order = rng.shuffled(seed, self.cards.mission_deck)
-            missions = tuple((m,) for m in order)
-        else:
-            missions = (tuple(sorted(self.cards.mission_deck)),)
+        seed, deck = dealing.shuffled_deck(seed, self.cards.deck, self.app_deck, o.deck_order)
+        seed, missions = dealing.shuffled_deck(seed, self.cards.mission_deck, self.app_deck)
         s = AdvancedState.__new__(AdvancedState)
         s.players = tuple(
             Seat(p, NO_TOKENS, (), (), (), False, geometry.HQ_SQUARE, geometry.MIDDLE)
@@ -113,7 +96,7 @@ class AdvancedGame:
         s.pending, s.pending_missions, s.officer, s.losers, s.final_left = (), (), None, (), ()
         events: list[dict] = []
         for slot in range(self.n + 2):
-            self._refill(s, slot, events)
+            dealing.refill(s, slot, self.app_deck, events)
         for slot in range(self.n + 1):
             self._refill_mission(s, slot, events)
         if self.app_bag:
@@ -289,29 +272,11 @@ class AdvancedGame:
             self._next_turn(s, events)
 
     def _draw_app(self, s: AdvancedState, count: int, events: list[dict]) -> None:
-        colours, bag, seed = [], s.bag, s.rng
-        for _ in range(min(count, sum(bag))):
-            seed, c = rng.pick_from_counts(seed, bag)
-            bag = add(bag, c, -1)
-            colours.append(c)
-        s.rng = seed
-        self._give(s, s.current, colours, bag, events)
+        dealing.hand_over(s, s.current, dealing.draw(s, count), events)
 
     def _draw_table(self, s: AdvancedState, p: int, colours: list[int], events: list[dict]) -> None:
-        bag = s.bag
-        for c in colours:
-            if not bag[c]:
-                raise IllegalAction("illegal.not_in_bag", colour=COLOURS[c])
-            bag = add(bag, c, -1)
-        self._give(s, p, colours, bag, events)
-
-    def _give(self, s: AdvancedState, p: int, colours, bag, events: list[dict]) -> None:
-        tokens = s.players[p].tokens
-        for c in colours:
-            tokens = add(tokens, c)
-        s.bag = bag
-        set_seat(s, p, tokens=tokens)
-        events.append({"event": "drew", "player": p, "tokens": [COLOURS[c] for c in colours]})
+        dealing.take_named(s, colours)
+        dealing.hand_over(s, p, colours, events)
 
     def _after_setup_draw(self, s: AdvancedState, events: list[dict]) -> None:
         s.current = (s.current + 1) % self.n
@@ -335,11 +300,11 @@ class AdvancedGame:
         if cost > s.actions_left:
             raise IllegalAction("illegal.push_needs_two")
         if blocker is not None:
-            set_seat(s, blocker, spot=geometry.MIDDLE)
+            set_player(s, blocker, spot=geometry.MIDDLE)
             events.append({"event": "pushed", "player": blocker, "by": p})
         if spot not in effects.free_spots(s, target, p):
             raise IllegalAction("illegal.spot_taken", spot=spot)
-        set_seat(s, p, square=target, spot=spot)
+        set_player(s, p, square=target, spot=spot)
         events.append({"event": "moved", "player": p, "location": a[1], "spot": spot})
         self._spend(s, cost, events)
 
@@ -368,7 +333,7 @@ class AdvancedGame:
         if s.board[c] < n:
             raise IllegalAction("illegal.no_token_at", location=location, colour=COLOURS[c])
         s.board = add(s.board, c, -n)
-        set_seat(s, s.current, tokens=add(s.players[s.current].tokens, c, n))
+        set_player(s, s.current, tokens=add(s.players[s.current].tokens, c, n))
         events.append(
             {"event": "took", "player": s.current, "from": location, "tokens": [COLOURS[c]] * n}
         )
@@ -386,7 +351,7 @@ class AdvancedGame:
             raise IllegalAction("illegal.already_there", location=a[1])
         if a[2] not in effects.free_spots(s, target, p):
             raise IllegalAction("illegal.spot_taken", spot=a[2])
-        set_seat(s, p, square=target, spot=a[2])
+        set_player(s, p, square=target, spot=a[2])
         events.append({"event": "moved", "player": p, "location": a[1], "spot": a[2]})
         self._spend(s, 1, events)
 
@@ -402,7 +367,7 @@ class AdvancedGame:
             raise IllegalAction("illegal.missions_full")
         slot = s.mission_row.index(a[1])
         s.mission_row = s.mission_row[:slot] + (None,) + s.mission_row[slot + 1 :]
-        set_seat(s, p, missions=seat.missions + (a[1],))
+        set_player(s, p, missions=seat.missions + (a[1],))
         events.append({"event": "mission", "player": p, "taken": a[1], "returned": None})
         self._refill_mission(s, slot, events)
         self._spend(s, 1, events)
@@ -419,7 +384,7 @@ class AdvancedGame:
                 raise IllegalAction("illegal.nothing_to_cycle")
             s.faceup, s.deck, slots = self._cycle(s, s.faceup, s.deck, events, "figurants")
             for slot in slots:
-                self._refill(s, slot, events)
+                dealing.refill(s, slot, self.app_deck, events)
         else:
             if not any(s.mission_row):
                 raise IllegalAction("illegal.nothing_to_cycle")
@@ -479,7 +444,7 @@ class AdvancedGame:
                 s.board = add(s.board, c, -1)
             hand = add(hand, c)
             s.fresh = add(s.fresh, c)
-        set_seat(s, p, tokens=hand)
+        set_player(s, p, tokens=hand)
         s.exchanged = True
         events.append(
             {
@@ -519,7 +484,7 @@ class AdvancedGame:
             s.grey -= 1
             hand = add(hand, GREY)
             events.append({"event": "grey_reward", "player": p})
-        set_seat(s, p, tokens=hand, figurants=s.players[p].figurants + (card,))
+        set_player(s, p, tokens=hand, figurants=s.players[p].figurants + (card,))
         slot = s.faceup.index(card)
         s.faceup = s.faceup[:slot] + (None,) + s.faceup[slot + 1 :]
         events.append(
@@ -532,7 +497,7 @@ class AdvancedGame:
         )
         s.stay = True
         s.actions_left -= 1
-        self._refill(s, slot, events)
+        dealing.refill(s, slot, self.app_deck, events)
         low, high = figurant.officer_x
         s.officer = (p, low, high)
         if self.app_die:
@@ -601,7 +566,7 @@ class AdvancedGame:
             self._resume(s, events)
 
     def _lose(self, s: AdvancedState, q: int, c: int, events: list[dict]) -> None:
-        set_seat(s, q, tokens=discard(s, s.players[q].tokens, c))
+        set_player(s, q, tokens=discard(s, s.players[q].tokens, c))
         events.append({"event": "unmasked", "player": q, "lost": COLOURS[c]})
 
     def _do_use(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
@@ -617,7 +582,7 @@ class AdvancedGame:
             raise IllegalAction("illegal.no_card_action", card=card)
         effects.apply(self, s, p, card, effect, tuple(a[2:]), events)
         seat = s.players[p]
-        set_seat(
+        set_player(
             s,
             p,
             figurants=tuple(f for f in seat.figurants if f != card),
@@ -638,7 +603,7 @@ class AdvancedGame:
         if not effects.is_action(effect):
             raise IllegalAction("illegal.no_card_action", card=seat.penguin)
         effects.apply(self, s, p, None, effect, tuple(a[1:]), events)
-        set_seat(s, p, penguin_used=True)
+        set_player(s, p, penguin_used=True)
         events.append({"event": "used", "player": p, "card": seat.penguin})
         self._spend(s, 1, events)
 
@@ -656,18 +621,14 @@ class AdvancedGame:
 
     def _do_reveal(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         arity(a, 2)
-        if not s.pending:
-            raise IllegalAction("illegal.no_reveal_expected")
-        s.deck = _take_from_top(s.deck, a[1])
-        slot, s.pending = s.pending[0], s.pending[1:]
-        self._lay(s, slot, a[1], events)
+        dealing.reveal(s, a[1], events)
         self._resume(s, events)
 
     def _do_reveal_mission(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         arity(a, 2)
         if not s.pending_missions:
             raise IllegalAction("illegal.no_reveal_expected")
-        s.mission_deck = _take_from_top(s.mission_deck, a[1])
+        s.mission_deck = dealing.take_from_top(s.mission_deck, a[1])
         slot, s.pending_missions = s.pending_missions[0], s.pending_missions[1:]
         s.mission_row = s.mission_row[:slot] + (a[1],) + s.mission_row[slot + 1 :]
         events.append({"event": "mission_revealed", "slot": slot, "mission": a[1]})
@@ -825,22 +786,6 @@ class AdvancedGame:
                         texts.append(text)
         return texts
 
-    def _refill(self, s: AdvancedState, slot: int, events: list[dict]) -> None:
-        if s.deck_size - len(s.pending) == 0:
-            return
-        if not self.app_deck:
-            s.pending += (slot,)
-            return
-        (card,), s.deck = s.deck[0], s.deck[1:]
-        self._lay(s, slot, card, events)
-
-    def _lay(self, s: AdvancedState, slot: int, card: str, events: list[dict]) -> None:
-        s.faceup = s.faceup[:slot] + (card,) + s.faceup[slot + 1 :]
-        events.append({"event": "revealed", "slot": slot, "card": card})
-        if not s.deck and not s.last_round:
-            s.last_round = True
-            events.append({"event": "last_round", "why": "deck"})
-
     def _refill_mission(self, s: AdvancedState, slot: int, events: list[dict]) -> None:
         if s.mission_deck_size - len(s.pending_missions) == 0:
             return
@@ -876,15 +821,6 @@ def _spot_word(a: Action) -> None:
     """Refuse a place on a tile that is not the middle or an edge (``n``, ``e``, ``s``, ``w``)."""
     if a[2] not in geometry.SPOTS:
         raise MalformedAction("action.bad_arguments", action=str(a))
-
-
-def _take_from_top(deck: tuple, card: str) -> tuple:
-    top = deck[0] if deck else ()
-    if card not in top:
-        raise IllegalAction("illegal.card_not_next", card=card)
-    rest = list(top)
-    rest.remove(card)
-    return ((tuple(rest),) if rest else ()) + deck[1:]
 
 
 @cache

@@ -157,9 +157,3 @@ def _tuples(value):
     if isinstance(value, dict):
         return {k: _tuples(v) for k, v in value.items()}
     return value
-
-
-def set_seat(s: AdvancedState, p: int, **changes) -> None:
-    players = list(s.players)
-    players[p] = players[p]._replace(**changes)
-    s.players = tuple(players)

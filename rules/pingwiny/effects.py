@@ -19,8 +19,7 @@ from rules.actions import colour_word
 from rules.colours import COLOURS, GREY
 from rules.errors import IllegalAction
 from rules.pingwiny import board as geometry
-from rules.pingwiny.advanced_state import set_seat
-from rules.pingwiny.state import add
+from rules.pingwiny.state import add, set_player
 
 ACTIONS = ("draw", "draw_colour", "take", "give", "steal", "remove_marker", "move", "grey")
 
@@ -185,7 +184,7 @@ def _play_remove_marker(game, s, p, effect, words, events) -> None:
 
 def _play_move(game, s, p, effect, words, events) -> None:
     square = s.layout.index(words[0])
-    set_seat(s, p, square=square, spot=words[1])
+    set_player(s, p, square=square, spot=words[1])
     events.append({"event": "moved", "player": p, "location": words[0], "spot": words[1]})
 
 
@@ -193,7 +192,7 @@ def _receive(s, p: int, colours: list[int], source: str, events: list[dict]) -> 
     tokens = s.players[p].tokens
     for c in colours:
         tokens = add(tokens, c)
-    set_seat(s, p, tokens=tokens)
+    set_player(s, p, tokens=tokens)
     events.append(
         {"event": "took", "player": p, "from": source, "tokens": [COLOURS[c] for c in colours]}
     )
@@ -203,8 +202,8 @@ def _move_tokens(s, giver: int, taker: int, colours: list[int]) -> None:
     give, take = s.players[giver].tokens, s.players[taker].tokens
     for c in colours:
         give, take = add(give, c, -1), add(take, c)
-    set_seat(s, giver, tokens=give)
-    set_seat(s, taker, tokens=take)
+    set_player(s, giver, tokens=give)
+    set_player(s, taker, tokens=take)
 
 
 _PLAY = {

@@ -18,7 +18,7 @@ from rules import rng
 from rules.actions import Action, arity, colour_word
 from rules.colours import BLUE, COLOURS, GREEN, GREY, RED, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
-from rules.pingwiny import exchange
+from rules.pingwiny import dealing, exchange
 from rules.pingwiny.cards import family_table
 from rules.pingwiny.corrections import correct
 from rules.pingwiny.options import Options
@@ -60,23 +60,8 @@ class FamilyGame:
     def new_state(self) -> State:
         """The table after setup: penguins dealt, cards laid out, tokens drawn."""
         o = self.options
-        seed = rng.seed_state(o.seed)
-        if o.penguins is None:
-            seed, order = rng.shuffled(seed, tuple(self.cards.penguins))
-            penguins = order[: self.n]
-        else:
-            penguins = o.penguins
-        if o.first is None:
-            seed, first = rng.below(seed, self.n)
-        else:
-            first = o.first
-        if o.deck_order is not None:
-            deck = tuple((card,) for card in o.deck_order)
-        elif self.app_deck:
-            seed, order = rng.shuffled(seed, self.cards.deck)
-            deck = tuple((card,) for card in order)
-        else:
-            deck = (tuple(sorted(self.cards.deck)),)
+        seed, penguins, first = dealing.seats(rng.seed_state(o.seed), o, tuple(self.cards.penguins))
+        seed, deck = dealing.shuffled_deck(seed, self.cards.deck, self.app_deck, o.deck_order)
         s = State.__new__(State)
         s.players = tuple(Player(p, NO_TOKENS, (), None) for p in penguins)
         s.board, s.bag, s.box = NO_TOKENS, self.cards.tokens, NO_TOKENS
@@ -86,10 +71,10 @@ class FamilyGame:
         s.phase, s.draw_count, s.visits_left = "draw", SETUP_TOKENS, 0
         events: list[dict] = []
         for slot in range(self.n + 2):
-            self._refill(s, slot, events)
+            dealing.refill(s, slot, self.app_deck, events)
         if self.app_bag:
             for _ in range(self.n):
-                self._draw_from_bag(s, SETUP_TOKENS, events)
+                dealing.hand_over(s, s.current, dealing.draw(s, SETUP_TOKENS), events)
                 self._after_draw(s, events)
         return s
 
@@ -100,7 +85,7 @@ class FamilyGame:
         if s.phase == "over":
             return []
         if s.pending:
-            return [Action("reveal", card) for card in sorted(set(_top_group(s)))]
+            return [Action("reveal", card) for card in sorted(set(s.deck[0]))]
         if s.phase == "draw":
             if self.app_bag:
                 return [Action("draw")]
@@ -159,37 +144,15 @@ class FamilyGame:
         if self.app_bag:
             if len(a) != 1:
                 raise IllegalAction("illegal.app_draws")
-            self._draw_from_bag(s, s.draw_count, events)
+            colours = dealing.draw(s, s.draw_count)
         else:
             colours = [colour_word(w) for w in a[1:]]
             expected = min(s.draw_count, sum(s.bag))
             if len(colours) != expected:
                 raise IllegalAction("illegal.draw_count", expected=expected)
-            bag = s.bag
-            for c in colours:
-                if not bag[c]:
-                    raise IllegalAction("illegal.not_in_bag", colour=COLOURS[c])
-                bag = add(bag, c, -1)
-            self._give(s, s.current, colours, bag, events)
+            dealing.take_named(s, colours)
+        dealing.hand_over(s, s.current, colours, events)
         self._after_draw(s, events)
-
-    def _draw_from_bag(self, s: State, count: int, events: list[dict]) -> None:
-        """The app draws for the current player (fewer if the bag runs short)."""
-        colours, bag, seed = [], s.bag, s.rng
-        for _ in range(min(count, sum(bag))):
-            seed, c = rng.pick_from_counts(seed, bag)
-            bag = add(bag, c, -1)
-            colours.append(c)
-        s.rng = seed
-        self._give(s, s.current, colours, bag, events)
-
-    def _give(self, s: State, p: int, colours: list[int], bag: tuple, events: list[dict]) -> None:
-        tokens = s.players[p].tokens
-        for c in colours:
-            tokens = add(tokens, c)
-        s.bag = bag
-        set_player(s, p, tokens=tokens)
-        events.append({"event": "drew", "player": p, "tokens": [COLOURS[c] for c in colours]})
 
     def _after_draw(self, s: State, events: list[dict]) -> None:
         if s.draw_count == SETUP_TOKENS:
@@ -227,13 +190,14 @@ class FamilyGame:
             raise IllegalAction("illegal.bag_empty")
         if self.app_bag:
             arity(a, 2)
-            self._draw_from_bag(s, 1, events)
+            dealing.hand_over(s, s.current, dealing.draw(s, 1), events)
             return
         arity(a, 3)
         c = colour_word(a[2])
         if not s.bag[c]:
             raise IllegalAction("illegal.not_in_bag", colour=COLOURS[c])
-        self._give(s, s.current, [c], add(s.bag, c, -1), events)
+        dealing.take_named(s, [c])
+        dealing.hand_over(s, s.current, [c], events)
 
     def _visit_lemur(self, s: State, a: Action, events: list[dict]) -> None:
         arity(a, 3)
@@ -260,7 +224,7 @@ class FamilyGame:
         s.faceup = (None,) * len(s.faceup)
         events.append({"event": "cycled", "cards": list(cards)})
         for slot in slots:
-            self._refill(s, slot, events)
+            dealing.refill(s, slot, self.app_deck, events)
 
     def _visit_gastro(self, s: State, a: Action, events: list[dict]) -> None:
         arity(a, 3)
@@ -320,37 +284,11 @@ class FamilyGame:
                 "paid": [COLOURS[c] for c in range(7) for _ in range(pay[c])],
             }
         )
-        self._refill(s, slot, events)
-
-    def _refill(self, s: State, slot: int, events: list[dict]) -> None:
-        """Lay the deck's top card in an empty face-up space, if any is left."""
-        if s.deck_size - len(s.pending) == 0:
-            return
-        if not self.app_deck:
-            s.pending += (slot,)
-            return
-        (card,), s.deck = s.deck[0], s.deck[1:]
-        self._lay(s, slot, card, events)
-
-    def _lay(self, s: State, slot: int, card: str, events: list[dict]) -> None:
-        s.faceup = s.faceup[:slot] + (card,) + s.faceup[slot + 1 :]
-        events.append({"event": "revealed", "slot": slot, "card": card})
-        if not s.deck and not s.last_round:
-            s.last_round = True
-            events.append({"event": "last_round"})
+        dealing.refill(s, slot, self.app_deck, events)
 
     def _do_reveal(self, s: State, a: Action, events: list[dict]) -> None:
         arity(a, 2)
-        if not s.pending:
-            raise IllegalAction("illegal.no_reveal_expected")
-        card = a[1]
-        top = _top_group(s)
-        if card not in top:
-            raise IllegalAction("illegal.card_not_next", card=card)
-        rest = tuple(c for i, c in enumerate(top) if i != top.index(card))
-        s.deck = ((rest,) if rest else ()) + s.deck[1:]
-        slot, s.pending = s.pending[0], s.pending[1:]
-        self._lay(s, slot, card, events)
+        dealing.reveal(s, a[1], events)
         self._maybe_end_turn(s, events)
 
     def _maybe_end_turn(self, s: State, events: list[dict]) -> None:
@@ -389,10 +327,6 @@ class FamilyGame:
     def score(self, s: State) -> ScoreSheet:
         """The score sheet of the position, final or not."""
         return score_players(self.cards, s.players)
-
-
-def _top_group(s: State) -> tuple[str, ...]:
-    return s.deck[0] if s.deck else ()
 
 
 def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
