@@ -7,7 +7,7 @@ notation stored in game records and journals without any schema.
 """
 
 from rules.colours import INDEX
-from rules.errors import MalformedAction
+from rules.errors import IllegalAction, MalformedAction
 
 
 class Action(tuple):
@@ -50,3 +50,16 @@ def colour_word(word: str) -> int:
     if word not in INDEX:
         raise MalformedAction("action.unknown_colour", colour=word)
     return INDEX[word]
+
+
+def dispatch(handlers: dict, phase: str, action: "Action | str"):
+    """The parsed action and its handler: an unknown verb is malformed; after the end
+    of a game only corrections are accepted."""
+    if isinstance(action, str):
+        action = Action.parse(action)
+    handler = handlers.get(action.verb)
+    if handler is None:
+        raise MalformedAction("action.unknown_verb", verb=action.verb)
+    if phase == "over" and action.verb != "correct":
+        raise IllegalAction("illegal.game_over")
+    return action, handler

@@ -17,7 +17,7 @@ actions carry the results. Readings of unclear rules are in
 from functools import cache
 
 from rules import rng
-from rules.actions import Action, arity, colour_word
+from rules.actions import Action, arity, colour_word, dispatch
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny import board as geometry
@@ -59,15 +59,7 @@ class AdvancedGame:
             or sorted(options.layout[:4] + options.layout[5:]) != sorted(TILES)
         ):
             raise SetupError("setup.layout")
-        if options.deck_order is not None and sorted(options.deck_order) != sorted(self.cards.deck):
-            raise SetupError("setup.deck_order")
-        if options.deck_order is not None and not self.app_deck:
-            raise SetupError("setup.deck_order_table")
-        if options.penguins is not None and (
-            len(set(options.penguins)) != self.n
-            or not set(options.penguins) <= set(self.cards.penguins)
-        ):
-            raise SetupError("setup.penguins", penguins=", ".join(options.penguins))
+        dealing.check_options(options, self.cards.penguins, self.cards.deck, self.app_deck)
 
     # ----------------------------------------------------------------- setup
 
@@ -231,13 +223,7 @@ class AdvancedGame:
 
     def apply(self, state: AdvancedState, action: Action | str) -> tuple[AdvancedState, list[dict]]:
         """The state after ``action`` and its events; ``state`` itself never changes."""
-        if isinstance(action, str):
-            action = Action.parse(action)
-        handler = self._handlers.get(action.verb)
-        if handler is None:
-            raise MalformedAction("action.unknown_verb", verb=action.verb)
-        if state.phase == "over" and action.verb != "correct":
-            raise IllegalAction("illegal.game_over")
+        action, handler = dispatch(self._handlers, state.phase, action)
         if action.verb not in ("reveal", "reveal-mission", "correct") and (
             state.pending or state.pending_missions
         ):

@@ -8,8 +8,22 @@ the state.
 
 from rules import rng
 from rules.colours import COLOURS
-from rules.errors import IllegalAction
+from rules.errors import IllegalAction, SetupError
 from rules.pingwiny.state import add, set_player
+
+
+def check_options(options, penguin_ids, deck: tuple[str, ...], app_deck: bool) -> None:
+    """Refuse dealt penguins or a deck order that do not fit the cards in play."""
+    penguins = options.penguins
+    if penguins is not None and (
+        len(set(penguins)) != options.players or not set(penguins) <= set(penguin_ids)
+    ):
+        raise SetupError("setup.penguins", penguins=", ".join(penguins))
+    if options.deck_order is not None:
+        if sorted(options.deck_order) != sorted(deck):
+            raise SetupError("setup.deck_order")
+        if not app_deck:
+            raise SetupError("setup.deck_order_table")
 
 
 def seats(seed: int, options, penguin_ids: tuple[str, ...]) -> tuple[int, tuple, int]:

@@ -15,9 +15,9 @@ from functools import cache
 from itertools import combinations_with_replacement
 
 from rules import rng
-from rules.actions import Action, arity, colour_word
+from rules.actions import Action, arity, colour_word, dispatch
 from rules.colours import BLUE, COLOURS, GREEN, GREY, RED, YELLOW
-from rules.errors import IllegalAction, MalformedAction, SetupError
+from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
 from rules.pingwiny.cards import family_table
 from rules.pingwiny.corrections import correct
@@ -44,16 +44,7 @@ class FamilyGame:
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
-        penguins = options.penguins
-        if penguins is not None and (
-            len(set(penguins)) != self.n or not set(penguins) <= set(self.cards.penguins)
-        ):
-            raise SetupError("setup.penguins", penguins=", ".join(options.penguins))
-        if options.deck_order is not None:
-            if sorted(options.deck_order) != sorted(self.cards.deck):
-                raise SetupError("setup.deck_order")
-            if not self.app_deck:
-                raise SetupError("setup.deck_order_table")
+        dealing.check_options(options, self.cards.penguins, self.cards.deck, self.app_deck)
 
     # ----------------------------------------------------------------- setup
 
@@ -124,13 +115,7 @@ class FamilyGame:
         Raises ``MalformedAction`` or ``IllegalAction``; ``state`` is never
         changed (the work is done on a copy).
         """
-        if isinstance(action, str):
-            action = Action.parse(action)
-        handler = self._handlers.get(action.verb)
-        if handler is None:
-            raise MalformedAction("action.unknown_verb", verb=action.verb)
-        if state.phase == "over" and action.verb != "correct":
-            raise IllegalAction("illegal.game_over")
+        action, handler = dispatch(self._handlers, state.phase, action)
         s = state.copy()
         events: list[dict] = []
         handler(self, s, action, events)

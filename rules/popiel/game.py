@@ -17,7 +17,7 @@ again; +2 and +3 are added to the move that drew them.
 from dataclasses import dataclass, field
 
 from rules import rng
-from rules.actions import Action, arity
+from rules.actions import Action, arity, dispatch
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.popiel.state import PopielState
 
@@ -134,13 +134,7 @@ class PopielGame:
     # ------------------------------------------------------------------ apply
 
     def apply(self, state: PopielState, action: Action | str) -> tuple[PopielState, list[dict]]:
-        if isinstance(action, str):
-            action = Action.parse(action)
-        handler = self._handlers.get(action.verb)
-        if handler is None:
-            raise MalformedAction("action.unknown_verb", verb=action.verb)
-        if state.phase == "over" and action.verb != "correct":
-            raise IllegalAction("illegal.game_over")
+        action, handler = dispatch(self._handlers, state.phase, action)
         events: list[dict] = []
         s = handler(self, state, action, events)
         return s, events
