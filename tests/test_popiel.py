@@ -196,8 +196,9 @@ def test_totals_never_decrease_and_the_end_comes_with_the_windows(box, seed, pla
     while s.phase != "over":
         actions = [a for a in game.legal_actions(s) if a.verb != "pass"] or game.legal_actions(s)
         action = chooser.choice(actions)
-        before = s.scores
+        before, state = s.scores, s
         s, events = game.apply(s, action)
+        assert game.apply(state, action) == (s, events), "undo then redo: the same draw"
         record["actions"].append(str(action))
         assert all(after >= b for after, b in zip(s.scores, before, strict=True))
         escapes += sum(e["event"] in ("king_escapes", "king_devoured") for e in events)
