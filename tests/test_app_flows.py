@@ -191,3 +191,31 @@ def test_script_runner_reports_a_failed_expect(tmp_path):
 def test_session_resume_reads_the_journal(tmp_path):
     with Journal(tmp_path / "j.sqlite") as journal:
         assert Session.resume(journal) is None
+
+
+def test_a_partly_known_card_is_taught_once_and_remembered(tmp_path):
+    owner = tmp_path / "owner.toml"
+    sim = Headless(tmp_path / "state", language="en", seed=8, owner_catalogue=owner)
+    try:
+        sim.press("down")  # Settings
+        sim.press("ok")
+        labels = [item.label for item in sim.app.top.items]
+        sim.press("down", labels.index("Teach a card"))
+        sim.press("ok")
+        assert sim.screen.startswith("[Teach a card]")
+        card = sim.app.top.items[0].label
+        sim.press("ok")
+        for colour in ("red", "red", "blue"):
+            sim.press(colour)
+        sim.press("up")  # the colour menu's last entry: done
+        sim.press("ok")
+        sim.press("up", 3)  # points: 1 + 3
+        sim.press("ok")
+        sim.press("down", 2)  # type: mammal
+        sim.press("ok")
+        assert f"{card} is remembered." in " ".join(sim.screen.split())
+        taught = next(f for f in sim.app.catalogue(demo=False).figurants if f.name == card)
+        assert taught.family.cost == (2, 1, 0, 0, 0, 0, 0)
+        assert (taught.family.points, taught.family.type) == (4, "mammal")
+    finally:
+        sim.close()
