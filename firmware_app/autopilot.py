@@ -10,7 +10,7 @@ far, so after a restart it makes exactly the same moves again.
 import random
 
 from firmware_app.flows.turn import TurnMenu
-from firmware_app.ui.screens import ColourEntry, Menu, Notice
+from firmware_app.ui.screens import ColourEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
 
 
@@ -33,17 +33,36 @@ class Autopilot:
         top = app.top
         if app.session is not None and app.session.over and not isinstance(top, Notice):
             return False
-        if isinstance(top, Notice):
+        if isinstance(top, Notice | NumberEntry):
             sim.press("ok")
         elif isinstance(top, ColourEntry):
-            bag = list(app.session.state.bag)
-            colour = self._rng().choices(COLOURS, weights=bag)[0]
-            sim.press(colour)
+            self._enter_colour(top)
         elif isinstance(top, TurnMenu):
             self._choose(top, self._rng().randrange(top.moves))
-        elif isinstance(top, Menu):
+        elif isinstance(top, Menu) and top.items:
             self._choose(top, self._start_or_random(top))
+        else:
+            sim.press("back")
         return True
+
+    def _enter_colour(self, entry: ColourEntry) -> None:
+        """A colour from the bag as the model sees it; an open-ended entry is finished."""
+        if entry.count is None:
+            self._choose_colour_item(entry, len(entry.allowed))  # the "done" entry
+            return
+        bag = self.sim.app.session.state.bag if self.sim.app.session else ()
+        weights = [bag[COLOURS.index(c)] for c in entry.allowed] if bag else []
+        if sum(weights):
+            colour = self._rng().choices(entry.allowed, weights=weights)[0]
+        else:
+            colour = self._rng().choice(entry.allowed)
+        self.sim.press(colour)
+
+    def _choose_colour_item(self, entry: ColourEntry, index: int) -> None:
+        steps = index - entry.cursor
+        if steps:
+            self.sim.press("down" if steps > 0 else "up", abs(steps))
+        self.sim.press("ok")
 
     def _start_or_random(self, menu: Menu) -> int:
         if menu is self.sim.app.stack[0]:

@@ -24,6 +24,9 @@ NAMES = {
         "gate": "Zoo gate",
         "gastro": "Gastro zone",
         "hq": "Headquarters",
+        "bag": "the bag",
+        "board": "the board",
+        "box": "the box",
     },
     "pl": {
         "red": "czerwony",
@@ -42,6 +45,9 @@ NAMES = {
         "gate": "Brama ZOO",
         "gastro": "Strefa gastro",
         "hq": "Kwatera Główna",
+        "bag": "worek",
+        "board": "plansza",
+        "box": "pudełko",
     },
 }
 
@@ -154,8 +160,8 @@ MESSAGES = {
         "pl": "Karta „{card}” nie może być następną kartą talii.",
     },
     "illegal.correct_nothing_there": {
-        "en": "There is no {thing} at {place} to move.",
-        "pl": "W miejscu {place} nie ma: {thing}.",
+        "en": "There is no {colour} token in {place} to move.",
+        "pl": "Brak żetonu w kolorze: {colour} (miejsce: {place}).",
     },
     "illegal.correct_not_in_deck": {
         "en": "Card '{card}' is not in the deck.",
@@ -367,7 +373,7 @@ MESSAGES = {
     },
 }
 
-TRANSLATED_PARAMS = ("colour", "location")
+TRANSLATED_PARAMS = ("colour", "location", "place")
 
 
 def text(key: str, language: str, /, **params: object) -> str:

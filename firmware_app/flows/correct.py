@@ -5,7 +5,7 @@ move, so it can be undone and it shows in the exported record.
 """
 
 from firmware_app.flows.turn import player_label
-from firmware_app.ui.screens import ColourEntry, Item, Menu
+from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 
 
 def correction_menu(app) -> Menu:
@@ -95,7 +95,10 @@ def _penguin(app) -> None:
     app.push(_pick(app, t("Player"), players, player_chosen))
 
 
-def _pick(app, title: str, options: list[tuple[str, str]], then) -> Menu:
+def _pick(app, title: str, options: list[tuple[str, str]], then):
+    """A menu of the options, or a notice when there is nothing to choose from."""
+    if not options:
+        return Notice(app, title, [app.t("Nothing to correct here.")])
     return Menu(app, title, [Item(label, lambda v=value: then(v)) for label, value in options])
 
 

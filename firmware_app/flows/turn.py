@@ -105,6 +105,9 @@ def extras(app) -> list[Item]:
 def _enter_draw(app) -> None:
     s = app.session.state
     count = min(s.draw_count, sum(s.bag))
+    if count == 0:
+        app.act("draw")  # the bag is empty: nothing to enter
+        return
     allowed = [c for i, c in enumerate(COLOURS) if s.bag[i]]
     entry = ColourEntry(
         app,

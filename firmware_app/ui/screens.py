@@ -114,7 +114,7 @@ class ColourEntry(Screen):
     def __init__(self, app, title: str, prompt: str, done, count: int | None = None, allowed=None):
         super().__init__(app)
         self.title, self.prompt, self.done, self.count = title, prompt, done, count
-        self.allowed = tuple(allowed or COLOURS)
+        self.allowed = COLOURS if allowed is None else tuple(allowed)
         self.entered: list[str] = []
         self.cursor = 0
 

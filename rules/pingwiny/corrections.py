@@ -51,7 +51,7 @@ def _token(s: State, a: Action, cards) -> None:
     arity(a, 5)
     c, source, target = colour_word(a[2]), a[3], a[4]
     if not _tokens(s, source)[c]:
-        raise IllegalAction("illegal.correct_nothing_there", place=source, thing=a[2])
+        raise IllegalAction("illegal.correct_nothing_there", place=source, colour=a[2])
     _tokens(s, target)  # refuses an unknown place before anything moves
     _set_tokens(s, source, add(_tokens(s, source), c, -1))
     _set_tokens(s, target, add(_tokens(s, target), c))
