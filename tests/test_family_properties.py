@@ -1,17 +1,15 @@
 """Properties that hold over whole random games of the family variant."""
 
-import contextlib
 import json
 from collections import Counter
 
+from engine_checks import record_replays, refusals_change_nothing
 from family_helpers import new_game, random_playout, token_total
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.actions import Action
-from rules.errors import RulesError
 from rules.pingwiny.state import State
-from rules.record import new_record, replay
+from rules.record import new_record
 
 games = st.fixed_dictionaries(
     {
@@ -70,15 +68,7 @@ def test_a_refused_action_changes_nothing(demo, options, chooser, words):
         "visit lemur nothing",
         " ".join(words),
     ]
-    for before, _, _ in random_playout(game, s, chooser, limit=120):
-        snapshot = json.dumps(before.to_json(), sort_keys=True)
-        legal = game.legal_actions(before)
-        for probe in probes:
-            if probe.strip() and Action.parse(probe) in legal:
-                continue
-            with contextlib.suppress(RulesError):
-                game.apply(before, probe)
-            assert json.dumps(before.to_json(), sort_keys=True) == snapshot
+    refusals_change_nothing(game, random_playout(game, s, chooser, limit=120), probes)
 
 
 @quick
@@ -86,12 +76,7 @@ def test_a_refused_action_changes_nothing(demo, options, chooser, words):
 def test_replaying_a_record_reproduces_the_state_exactly(demo, options, chooser):
     game, s = new_game(demo, **options)
     record = new_record("pingwiny", "family", game.options, demo)
-    final = s
-    for _, action, after in random_playout(game, s, chooser):
-        record["actions"].append(str(action))
-        final = after
-    replayed = replay(json.loads(json.dumps(record)))
-    assert replayed.final == final
+    final = record_replays(record, random_playout(game, s, chooser))
     assert State.from_json(json.loads(json.dumps(final.to_json()))) == final
 
 
