@@ -156,14 +156,7 @@ class Locations:
     def _do_exchange(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "gastro")
         arity(a, 2)
-        line = exchange.PARSED.get(a[1]) or exchange.parse(a[1])
-        if line is None:
-            raise MalformedAction("action.bad_exchange", exchange=a[1])
-        give, get = line
-        if GREY in get:
-            raise IllegalAction("illegal.exchange_for_grey")
-        if line not in exchange.LINE_SET:
-            raise IllegalAction("illegal.exchange_not_in_table", exchange=a[1])
+        give, get = exchange.line_of(a[1])
         p = s.current
         hand = s.players[p].tokens
         for c in set(give):

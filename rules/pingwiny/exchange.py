@@ -12,6 +12,7 @@ an exchange. Notation: ``white+white>yellow``, ``grey>red+red``.
 from functools import cache
 
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW
+from rules.errors import IllegalAction, MalformedAction
 
 NOT_GREY = (RED, BLUE, GREEN, YELLOW, WHITE, BLACK)
 FROM_BAG_ONLY = (WHITE, BLACK)
@@ -70,3 +71,15 @@ def by_give() -> tuple:
 
 
 PARSED = {notation(give, get): (give, get) for give, get in LINES}
+
+
+def line_of(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The (give, get) of an exchange written in notation; refuses what the table lacks."""
+    line = PARSED.get(text) or parse(text)
+    if line is None:
+        raise MalformedAction("action.bad_exchange", exchange=text)
+    if GREY in line[1]:
+        raise IllegalAction("illegal.exchange_for_grey")
+    if line not in LINE_SET:
+        raise IllegalAction("illegal.exchange_not_in_table", exchange=text)
+    return line

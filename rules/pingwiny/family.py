@@ -16,7 +16,7 @@ from itertools import combinations_with_replacement
 
 from rules import rng
 from rules.actions import Action, arity, colour_word, dispatch
-from rules.colours import BLUE, COLOURS, GREEN, GREY, RED, YELLOW
+from rules.colours import BLUE, COLOURS, GREEN, RED, YELLOW
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
 from rules.pingwiny.cards import family_table
@@ -213,14 +213,7 @@ class FamilyGame:
 
     def _visit_gastro(self, s: State, a: Action, events: list[dict]) -> None:
         arity(a, 3)
-        line = exchange.PARSED.get(a[2]) or exchange.parse(a[2])
-        if line is None:
-            raise MalformedAction("action.bad_exchange", exchange=a[2])
-        give, get = line
-        if GREY in get:
-            raise IllegalAction("illegal.exchange_for_grey")
-        if line not in exchange.LINE_SET:
-            raise IllegalAction("illegal.exchange_not_in_table", exchange=a[2])
+        give, get = exchange.line_of(a[2])
         hand = s.players[s.current].tokens
         for c in set(give):
             if hand[c] < give.count(c):
