@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from advanced_helpers import token_total as advanced_token_total
 from family_helpers import token_total
 
 from firmware_app.autopilot import Autopilot, new_game_script
@@ -42,12 +43,13 @@ from firmware_app.headless import TICK, Headless
 from firmware_app.journal import Journal
 from firmware_app.ui.screens import ColourEntry, Menu, NumberEntry
 from hw.buttons import NAMES as BUTTONS
+from rules.pingwiny.advanced_state import AdvancedState
 from rules.pingwiny.state import State
 from rules.popiel.state import PopielState
 from rules.record import replay
 
 NAVIGATION = ("up", "down", "ok", "back")
-KNOWN_STATES = (State, PopielState)  # the games whose invariants are checked below
+KNOWN_STATES = (State, AdvancedState, PopielState)  # the games whose invariants are checked
 REPLAY_EVERY = 10  # lines between two full replays of the journal (a few ms each)
 
 
@@ -296,6 +298,12 @@ def conserved(state) -> tuple:
     figurants = [f for p in state.players for f in p.figurants]
     figurants += [c for c in state.faceup if c is not None]
     figurants += [c for group in state.deck for c in group]
+    if isinstance(state, AdvancedState):
+        figurants += [f for p in state.players for f in p.discarded]
+        missions = [m for p in state.players for m in p.missions]
+        missions += [m for m in state.mission_row if m is not None]
+        missions += [m for group in state.mission_deck for m in group]
+        return advanced_token_total(state), Counter(figurants), Counter(missions)
     missions = list(state.missions) + [p.mission for p in state.players if p.mission]
     return token_total(state), Counter(figurants), Counter(missions)
 

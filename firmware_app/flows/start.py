@@ -24,18 +24,27 @@ def _settings(app):
 
 
 def game_choice(app) -> Menu:
+    from firmware_app.flows.advanced import AdvancedWizard
     from firmware_app.flows.popiel import PopielWizard
 
     t = app.t
     items = [
         Item(t("Penguins of Madagascar: family"), lambda: app.push(Wizard(app).players())),
         Item(t("King Popiel"), lambda: app.push(PopielWizard(app).players())),
+        Item(t("Penguins: advanced"), lambda: app.push(AdvancedWizard(app).players())),
     ]
     return Menu(app, t("Game"), items)
 
 
 class Wizard:
-    """Asks the setup questions one menu at a time, then starts the game."""
+    """Asks the setup questions one menu at a time, then starts the game.
+
+    The advanced variant's wizard builds on this one: it asks one more
+    question (the die) and lays out a different table, so those steps are
+    methods it overrides.
+    """
+
+    variant = "family"
 
     def __init__(self, app) -> None:
         self.app, self.t = app, app.t
@@ -67,12 +76,15 @@ class Wizard:
     def deck(self) -> Menu:
         t = self.t
         options = [(t("The app shuffles cards"), "app"), (t("We shuffle real cards"), "table")]
-        return self._ask(t("Figurant deck"), options, "deck", self.cards)
+        return self._ask(t("Figurant deck"), options, "deck", self.after_deck)
+
+    def after_deck(self) -> Menu:
+        return self.cards()
 
     def cards(self) -> Menu:
         t = self.t
         box = self.app.catalogue(demo=False)
-        missing = box.missing_for("family", self.choices["short"])
+        missing = box.missing_for(self.variant, self.choices["short"])
         items = []
         if not missing:
             items.append(Item(t("The box's cards"), lambda: self.begin(box)))
@@ -90,14 +102,22 @@ class Wizard:
         items.append(Item(t("Demo deck (made up)"), lambda: self.begin(demo)))
         return Menu(self.app, t("Cards"), items)
 
-    def begin(self, catalogue) -> None:
-        app, c = self.app, self.choices
-        options = Options(
-            players=c["players"], short=c["short"], bag=c["bag"], deck=c["deck"], seed=app.seed()
+    def options(self, seed: int) -> Options:
+        c = self.choices
+        return Options(
+            players=c["players"], short=c["short"], bag=c["bag"], deck=c["deck"], seed=seed
         )
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock())
+
+    def pages(self) -> list[tuple[str, list[str]]]:
+        return setup_pages(self.app)
+
+    def begin(self, catalogue) -> None:
+        app = self.app
+        game = ("pingwiny", self.variant)
+        options = self.options(app.seed())
+        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
-        for title, lines in reversed(setup_pages(app)):
+        for title, lines in reversed(self.pages()):
             app.notice(title, lines)
 
 

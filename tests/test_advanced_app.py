@@ -1,0 +1,248 @@
+"""The advanced variant played through the screens by button events on the fakes."""
+
+import pytest
+
+from firmware_app.autopilot import Autopilot
+from firmware_app.flows.advanced import SPOT_NAMES, TILE_CODES, board_lines
+from firmware_app.headless import Headless
+from rules.colours import COLOURS
+from rules.pingwiny.board import EDGE_TOWARDS, HQ_SQUARE
+from rules.record import replay
+
+SETUP_TITLES = [
+    "[Cards]",
+    "[Board]",
+    "[Penguins]",
+    "[First player]",
+    "[Figurants]",
+    "[Missions]",
+    "[Tokens]",
+    "[Grey tokens]",
+]
+
+
+@pytest.fixture
+def sim(tmp_path):
+    sim = Headless(tmp_path / "state", language="en", seed=3)
+    yield sim
+    sim.close()
+
+
+def start_advanced(sim, players=2, table=False) -> None:
+    """From the start screen through the wizard: the app or the table is random."""
+    answer = "press down" if table else "press ok 0"
+    sim.command("press ok")  # New game
+    sim.command("press down 2")
+    assert sim.app.top.items[sim.app.top.cursor].label == sim.app.t("Penguins: advanced")
+    sim.press("ok")
+    sim.press("down", players - 2)
+    sim.press("ok")
+    sim.press("ok")  # normal game
+    for question in ("Token bag", "Figurant deck", "Officer X's die"):
+        assert sim.screen.startswith(f"[{sim.app.t(question)}]")
+        sim.command(answer)
+        sim.press("ok")
+    sim.press("down")  # the demo deck
+    sim.press("ok")
+
+
+def read_setup(sim) -> list[str]:
+    titles = []
+    while sim.screen.split("]")[0] + "]" in SETUP_TITLES:
+        titles.append(sim.screen.split("]")[0] + "]")
+        sim.press("ok")
+    return titles
+
+
+def choose(sim, label: str) -> None:
+    """Move the cursor to the item that starts with ``label`` (menus wrap) and press OK."""
+    for _ in range(len(sim.app.top.items)):
+        if sim.app.top.items[sim.app.top.cursor].label.startswith(label):
+            break
+        sim.press("down")
+    assert sim.app.top.items[sim.app.top.cursor].label.startswith(label), sim.screen
+    sim.press("ok")
+
+
+def read_notice(sim) -> str:
+    """The whole text of the notice on top, closed with OK."""
+    text = " ".join(sim.app.top.lines)
+    sim.press("ok")
+    return text
+
+
+def test_the_wizard_starts_an_advanced_game_and_lays_out_the_table(sim):
+    start_advanced(sim, players=3)
+    session = sim.app.session
+    assert session.game.variant == "advanced" and session.game.n == 3
+    assert read_setup(sim) == SETUP_TITLES
+    assert sim.screen.startswith(f"[Player {session.state.first + 1}: ")
+    assert sim.screen.splitlines()[0].endswith("] 4 left")
+    assert "> Move …" in sim.screen
+
+
+def test_the_board_page_names_the_tiles_row_by_row(sim):
+    start_advanced(sim)
+    sim.press("ok")  # the demo deck's label
+    text = " ".join(sim.app.top.lines)
+    names = [sim.app.t.name(tile) for tile in sim.app.session.state.layout]
+    assert text.startswith("Lay the tiles, Headquarters in the middle:")
+    for row in range(3):
+        tiles = ", ".join(names[row * 3 : row * 3 + 3])
+        assert f"Row {row + 1}: {tiles}" in text
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(tmp_path, language):
+    sim = Headless(tmp_path, language=language, seed=5)
+    start_advanced(sim, players=3)
+    Autopilot(sim, seed=11).play()
+    session = sim.app.session
+    assert session.over
+    assert sim.screen.splitlines()[0] in ("[Game over]", "[Koniec gry]")
+    sim.press("ok")
+    text = "\n".join(sim.app.top.lines)
+    sheet = session.game.score(session.state)
+    t = sim.app.t
+    for line in sheet.lines:
+        assert f"{t('Player {n}', n=line.player + 1)}: {line.total}" in text
+        assert t("missions +{n}", n=line.mission) in text
+        assert t("card bonuses +{n}", n=line.bonus) in text
+    record = sim.journal.record(session.game_id)
+    assert replay(record).final == session.state
+    sim.close()
+
+
+def test_a_table_random_game_names_cards_colours_and_rolls_on_the_screens(sim):
+    start_advanced(sim, players=2, table=True)
+    Autopilot(sim, seed=4).play()
+    session = sim.app.session
+    assert session.over
+    actions = sim.journal.record(session.game_id)["actions"]
+    verbs = {action.split()[0] for action in actions}
+    assert {"reveal", "reveal-mission", "draw", "roll", "hq", "pass"} <= verbs
+    assert any(action.startswith("draw ") for action in actions), "colours entered"
+    titles = {frame.splitlines()[0] for frame in sim.frames}
+    assert {"[Lay out space 1]", "[Lay out mission 1]", "[Tokens drawn] 0/5"} <= titles
+    assert any(title.startswith("[Officer X: the die]") for title in titles)
+    assert replay(sim.journal.record(session.game_id)).final == session.state
+
+
+def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
+    start_advanced(sim, players=2, table=True)
+    read_setup(sim)
+    game = sim.app.session.game
+    while sim.app.session.state.pending or sim.app.session.state.pending_missions:
+        sim.press("ok")  # name the first possible card for each space
+        if sim.screen.startswith("[At the table]"):
+            sim.press("ok")
+    s = sim.app.session.state
+    mover, buyer = s.first, 1 - s.first
+    card = min(
+        (c for c in s.faceup if not game.cards.figurants[c].cost[COLOURS.index("grey")]),
+        key=lambda c: sum(game.cards.figurants[c].cost),
+    )
+    cost = [COLOURS[c] for c, n in enumerate(game.cards.figurants[card].cost) for _ in range(n)]
+    hands = {mover: ["red", "red", "blue", "white", "black"], buyer: (cost + ["white"] * 5)[:5]}
+    for player in (mover, buyer):
+        assert sim.screen.startswith(f"[Player {player + 1}: ") and "] draw 5" in sim.screen
+        choose(sim, "Enter the tokens drawn")
+        for colour in hands[player]:
+            sim.press(colour)
+    # The first player leaves Headquarters and stays on a tile for the whole turn.
+    choose(sim, "Move")
+    tile = sim.app.top.items[0].label
+    sim.press("ok")
+    choose(sim, "Middle")
+    assert f"penguin to {tile}, middle." in read_notice(sim)
+    for colour in ("white", "black", "red"):
+        choose(sim, "Rummage in the bag")
+        sim.press(colour)
+    assert "] draw 2" in sim.screen
+    choose(sim, "Enter the tokens drawn")
+    sim.press("white")
+    sim.press("black")
+    # The second player acquires at Headquarters; the table rolls the die.
+    assert sim.screen.startswith(f"[Player {buyer + 1}: ")
+    choose(sim, "Headquarters")
+    if sim.screen.startswith("[Headquarters]"):
+        choose(sim, game.cards.figurants[card].name)
+    assert f"Take the card {game.cards.figurants[card].name}." in read_notice(sim)
+    assert sim.screen.startswith("[Lay out space ")  # the table's deck: name the new card
+    sim.press("ok")
+    low, high = game.cards.figurants[card].officer_x
+    assert sim.screen.splitlines()[0] == f"[Officer X: the die] {low}–{high}"
+    choose(sim, str(high))
+    assert f"Rolled {high} ({low}–{high}): Officer X comes!" in read_notice(sim)
+    assert sim.screen.startswith("[Officer X marker]")
+    labels = [item.label for item in sim.app.top.items]
+    assert f"P{mover + 1}: {tile}" in labels
+    assert sim.app.t.name("hq") not in " ".join(labels)
+    choose(sim, f"P{mover + 1}: {tile}")
+    text = read_notice(sim)
+    assert f"Officer X marker on the {tile}." in text
+    assert f"Unmasked: Player {mover + 1}." in text
+    assert sim.screen.startswith(f"[Lost token: Player {mover + 1}]")
+    choose(sim, "Enter the token lost")
+    held = sim.app.session.state.players[mover].tokens
+    assert list(sim.app.top.allowed) == [COLOURS[c] for c in range(7) if held[c]]
+    sim.press("grey")  # not in the hand: ignored
+    assert sim.screen.startswith("[Token lost] 0/1")
+    sim.press("red")
+    text = read_notice(sim)
+    assert f"Player {mover + 1} loses red." in text
+    assert "Return red to Gorilla enclosure." in text
+    state = sim.app.session.state
+    assert state.players[mover].tokens[0] == held[0] - 1
+    assert state.phase == "act" and state.current == buyer
+    square = [sim.app.t.name(location) for location in state.layout].index(tile)
+    assert state.markers == (square,)
+    assert f"{TILE_CODES[state.layout[square]]}*{mover + 1}" in "  ".join(board_lines(sim.app))
+
+
+def test_a_refused_action_shows_why_and_changes_nothing(sim):
+    start_advanced(sim)
+    read_setup(sim)
+    before = len(sim.app.session.states)
+    sim.app.act("rummage")  # Headquarters has no bag symbol
+    shown = " ".join(sim.app.render().text().split())
+    assert shown.startswith("[Not allowed]")
+    assert "Rummaging needs an uncovered bag symbol" in shown
+    assert len(sim.app.session.states) == before
+    sim.press("ok")
+    assert sim.screen.splitlines()[0].endswith("] 4 left")
+
+
+def test_a_push_costs_two_and_the_menu_says_so(sim):
+    start_advanced(sim)
+    read_setup(sim)
+    first, layout = sim.app.session.state.first, sim.app.session.state.layout
+    choose(sim, "Move")
+    tile = sim.app.top.items[0].label
+    square = [sim.app.t.name(location) for location in layout].index(tile)
+    sim.press("ok")
+    choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
+    sim.press("ok")
+    for _ in range(3):
+        choose(sim, "Rummage in the bag")
+        sim.press("ok")
+    while not sim.screen.startswith(f"[Player {2 - first}: "):
+        sim.press("ok")
+    choose(sim, "Move")
+    choose(sim, f"{tile}: push")
+    choose(sim, "Middle")
+    assert f"Push Player {first + 1}'s penguin to the middle." in read_notice(sim)
+    assert sim.screen.splitlines()[0].endswith("] 2 left")
+
+
+def test_a_tapped_card_is_named_played_or_refused(sim):
+    start_advanced(sim, table=True)
+    read_setup(sim)
+    session = sim.app.session
+    candidate = session.game.legal_actions(session.state)[-1][1]
+    sim.app.set_setting("tags", {"04A1B2C3D4E5F6": candidate})
+    sim.tag("04A1B2C3D4E5F6")
+    assert session.state.faceup[0] == candidate, "the tapped card was laid in space 1"
+    assert sim.screen.startswith("[Lay out space 2]")
+    sim.tag("04A1B2C3D4E5F6")
+    assert "That card cannot be played now." in " ".join(sim.screen.split())
