@@ -5,14 +5,18 @@ one line on stderr and exit status 1; anything else is a bug and keeps its
 traceback.
 """
 
-import argparse
-import json
+from __future__ import annotations
+
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # Each command imports what it needs inside its function: ``tableside run``
 # must draw its first frame before the rules engine and the card catalogue
-# are loaded, which on a Zero 2 W takes a noticeable part of a second.
+# are loaded, which on a Zero 2 W takes a noticeable part of a second. For
+# the same reason even argparse and json wait until a command needs them.
+if TYPE_CHECKING:
+    import argparse
 
 
 class CommandError(Exception):
@@ -20,12 +24,20 @@ class CommandError(Exception):
 
 
 def _read_json(path: str) -> dict:
+    import json
+
     try:
         return json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise CommandError(f"{path}: cannot read: {error.strerror}") from None
     except json.JSONDecodeError as error:
         raise CommandError(f"{path}: not JSON: line {error.lineno}: {error.msg}") from None
+
+
+def _print_json(value: object) -> None:
+    import json
+
+    print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
@@ -49,7 +61,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
             "names": names,
             "catalogue": demo_label(game) or "printed",
         }
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        _print_json(out)
         return 0
     status = "finished" if final.phase == "over" else "not finished (score so far)"
     print(f"{args.record}: {len(result.states) - 1} actions, game {status}")
@@ -69,7 +81,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     except PositionError as error:
         raise CommandError(f"{args.position}: {error}") from None
     if args.json:
-        print(json.dumps({"score": sheet.to_json(), "names": names}, ensure_ascii=False, indent=2))
+        _print_json({"score": sheet.to_json(), "names": names})
     else:
         label = catalogue.label if catalogue.is_demo else None
         print(sheet_text(sheet, names, label, variant=position.get("variant", "family")))
@@ -84,6 +96,7 @@ def cmd_catalogue_check(args: argparse.Namespace) -> int:
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
     """Play a whole game of random legal moves on the demo deck; write its record."""
+    import json
     import random
 
     from firmware_app import catalogue_files
@@ -109,6 +122,10 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    return _run_daemon(args.config, args.first_frame)
+
+
+def _run_daemon(config: str | None, first_frame: bool) -> int:
     import logging
 
     from firmware_app.config import ConfigError
@@ -116,7 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        return run(args.config, first_frame=args.first_frame)
+        return run(config, first_frame=first_frame)
     except ConfigError as error:
         raise CommandError(f"configuration:\n{error}") from None
 
@@ -142,7 +159,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
         raise CommandError(f"{args.script}: {error}") from None
     summary = sim.summary()
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False, indent=2))
+        _print_json(summary)
     else:
         for frame in sim.frames:
             print(frame)
@@ -175,6 +192,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    import argparse
+
     top = argparse.ArgumentParser(prog="tableside", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)
 
@@ -240,9 +259,38 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+def _plain_run(argv: list[str]) -> tuple[str | None, bool] | None:
+    """``(config, first_frame)`` when ``argv`` is a plain ``run``, else ``None``.
+
+    The daemon starts from a fixed command line in its unit, and building the
+    full parser (argparse, its help formatter and translations) would hold up
+    its first frame. Only the unambiguous forms are read here: ``run``, then
+    ``--config FILE`` and ``--first-frame``, each at most once. Anything else,
+    help and mistakes included, goes to the full parser.
+    """
+    if argv[:1] != ["run"]:
+        return None
+    config, first_frame = None, False
+    words = iter(argv[1:])
+    for word in words:
+        if word == "--first-frame" and not first_frame:
+            first_frame = True
+        elif word == "--config" and config is None:
+            config = next(words, "-")
+            if config.startswith("-"):  # missing, or an option: argparse says which
+                return None
+        else:
+            return None
+    return config, first_frame
+
+
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else argv
+    plain = _plain_run(argv)
     try:
+        if plain is not None:
+            return _run_daemon(*plain)
+        args = parser().parse_args(argv)
         return args.run(args)
     except CommandError as error:
         print(f"tableside: {error}", file=sys.stderr)

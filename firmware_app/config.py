@@ -15,22 +15,25 @@ reference build (``docs/tableside.example.toml``), which is also what each
 the drivers' own. Every key is described in ``docs/configuration.md``.
 """
 
-import difflib
-import json
 import math
 import os
 import re
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from functools import cache
+from functools import cache, cached_property
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from hw import buttons, buzzer, display
 from hw.errors import ConfigError as HardwareConfigError
 from hw.rfid import factory as reader
+
+# The daemon loads this module before its first frame, so it keeps to what a
+# good file needs: the records below are named tuples, not dataclasses (whose
+# import pulls in ``inspect``), and what only a bad file needs (``difflib``
+# for "did you mean", ``json`` to quote values, the scan for line numbers) is
+# imported or built when the first problem is reported.
 
 LANGUAGES = ("pl", "en")
 NAVIGATION = ("up", "down", "ok", "back")
@@ -41,8 +44,7 @@ SIMULATOR: Mapping[str, Mapping[str, str]] = MappingProxyType(
 )
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One thing wrong with the configuration, where it is and what would fix it."""
 
     file: str
@@ -67,8 +69,7 @@ class ConfigError(HardwareConfigError):
         super().__init__("\n".join(str(problem) for problem in self.problems))
 
 
-@dataclass(frozen=True)
-class AppSettings:
+class AppSettings(NamedTuple):
     """The ``[app]`` table, with paths resolved.
 
     ``catalogue`` is the owner's file of taught cards; it may not exist yet.
@@ -91,8 +92,7 @@ class AppSettings:
         return {"sleep_minutes": self.sleep_after_minutes, "bag": self.bag, "deck": self.deck}
 
 
-@dataclass(frozen=True)
-class Config:
+class Config(NamedTuple):
     """A checked configuration: the hardware tables as ``build_*`` take them, and the app's."""
 
     buttons: Mapping[str, Any]
@@ -112,6 +112,8 @@ Check = Callable[[Any], Iterator[tuple[str, str]]]
 
 def _shown(value: Any) -> str:
     """A value as it would be written in TOML, so the owner recognises it."""
+    import json
+
     try:
         return json.dumps(value, ensure_ascii=False)
     except (TypeError, ValueError):
@@ -121,6 +123,8 @@ def _shown(value: Any) -> str:
 def _hint(word: Any, options: Sequence[Any]) -> str:
     if not isinstance(word, str):
         return ""
+    import difflib
+
     words = [option for option in options if isinstance(option, str)]
     close = difflib.get_close_matches(word, words, n=1)
     return f"; did you mean {_shown(close[0])}?" if close else ""
@@ -219,8 +223,7 @@ def _pins(value: Any) -> Iterator[tuple[str, str]]:
 # ------------------------------------------------------------------ schema
 
 
-@dataclass(frozen=True)
-class Key:
+class Key(NamedTuple):
     """One setting: its value in the reference build (``None``: the driver's) and its check."""
 
     default: Any
@@ -285,8 +288,7 @@ UART_DEVICES = ("/dev/serial0", "/dev/ttyS0", "/dev/ttyAMA0")
 LUMA_DRIVERS = ("ssd1306", "sh1106", "ssd1309")
 
 
-@dataclass(frozen=True)
-class _Claim:
+class _Claim(NamedTuple):
     """A header pin taken by a setting; claims with the same ``shared`` tag may coexist."""
 
     pin: int
@@ -339,8 +341,13 @@ class _Checker:
     def __init__(self, file: str, raw: Mapping[str, Any], text: str) -> None:
         self.file = file
         self.raw = raw
-        self.lines = _key_lines(text)
+        self.text = text
         self.problems: list[Problem] = []
+
+    @cached_property
+    def lines(self) -> dict[tuple[str, ...], int]:
+        """Where each key is written; scanned only once a problem needs a line."""
+        return _key_lines(self.text)
 
     def add(self, key: str, message: str) -> None:
         self.problems.append(Problem(self.file, self.line_of(key), key, message))
@@ -415,6 +422,8 @@ class _Checker:
 
 def _misplaced(word: str, here: Mapping[str, Any], table: str) -> str:
     """Say what a misspelt or misplaced name probably is."""
+    import difflib
+
     close = difflib.get_close_matches(word, list(here), n=1)
     if close:
         return f"; did you mean {_shown(close[0])}?"
@@ -426,18 +435,21 @@ def _misplaced(word: str, here: Mapping[str, Any], table: str) -> str:
 
 # ------------------------------------------------------------ key lines
 # tomllib does not say where a key is, so the text is scanned for table
-# headers and key assignments. It is only run on text tomllib accepted.
+# headers and key assignments. It is only run on text tomllib accepted. The
+# patterns stay strings, compiled by ``re`` on first use: a good file never
+# needs them.
 
 _KEY = r"""(?:[A-Za-z0-9_-]+|"(?:[^"\\]|\\.)*"|'[^']*')"""
 _DOTTED = rf"{_KEY}(?:\s*\.\s*{_KEY})*"
-_HEADER = re.compile(rf"\s*\[\[?\s*({_DOTTED})\s*\]")
-_ASSIGNMENT = re.compile(rf"\s*({_DOTTED})\s*=\s*(.*)")
-_PART = re.compile(_KEY)
+_HEADER = rf"\s*\[\[?\s*({_DOTTED})\s*\]"
+_ASSIGNMENT = rf"\s*({_DOTTED})\s*=\s*(.*)"
 
 
 def _key_path(dotted: str) -> tuple[str, ...]:
+    import json
+
     parts = []
-    for part in _PART.findall(dotted):
+    for part in re.findall(_KEY, dotted):
         if part.startswith('"'):
             part = json.loads(part)
         elif part.startswith("'"):
@@ -456,10 +468,10 @@ def _key_lines(text: str) -> dict[tuple[str, ...], int]:
             if closing in line:
                 closing = ""
             continue
-        if header := _HEADER.match(line):
+        if header := re.match(_HEADER, line):
             table = _key_path(header[1])
             lines.setdefault(table, number)
-        elif assignment := _ASSIGNMENT.match(line):
+        elif assignment := re.match(_ASSIGNMENT, line):
             lines.setdefault(table + _key_path(assignment[1]), number)
             value = assignment[2]
             for quotes in ('"""', "'''"):

@@ -12,14 +12,22 @@ of text well under a millisecond on a desktop machine and affordable on a
 Raspberry Pi Zero 2 W.
 """
 
+from __future__ import annotations
+
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
-from functools import cache, cached_property
+from functools import cache, partial
 from pathlib import Path
 from types import MappingProxyType
+from typing import TYPE_CHECKING
 
-from PIL import Image, ImageDraw
+from PIL import Image
+
+# ImageDraw, with the ImageFont it imports, would delay the daemon's first
+# frame: text is stamped on images with ``Image.paste``, and an ImageDraw
+# given by the caller is used without naming its class.
+if TYPE_CHECKING:
+    from PIL import ImageDraw
 
 FONT_DIR = Path(__file__).with_name("fonts")
 
@@ -36,25 +44,50 @@ class FontFormatError(ValueError):
     """A font file breaks the text format; the message names the file and line."""
 
 
-@dataclass(frozen=True)
 class Glyph:
     """One character's picture: rows of ``#`` (ink) and ``.`` (paper), one per pixel row.
 
     ``mask`` is the same picture as a mode "1" image, built once so that
-    drawing is a single paste per character.
+    drawing is a single paste per character. A glyph is frozen and compared
+    by its rows. It is a small class with slots rather than a dataclass:
+    ``dataclasses`` imports ``inspect``, which would delay the daemon's first frame.
     """
 
-    rows: tuple[str, ...]
+    __slots__ = ("_rows", "_mask")
 
-    @cached_property
+    def __init__(self, rows: tuple[str, ...]) -> None:
+        self._rows = rows
+        self._mask: Image.Image | None = None
+
+    def __eq__(self, other: object) -> bool:
+        return self._rows == other._rows if isinstance(other, Glyph) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._rows)
+
+    def __repr__(self) -> str:
+        return f"Glyph(rows={self._rows!r})"
+
+    @property
+    def rows(self) -> tuple[str, ...]:
+        return self._rows
+
+    @property
     def mask(self) -> Image.Image:
         """Built on first use: a screen needs few of the glyphs, and building
         every mask of every font would delay the daemon's first frame."""
-        return _mask(self.rows)
+        if self._mask is None:
+            self._mask = _mask(self._rows)
+        return self._mask
 
     @property
     def width(self) -> int:
         return len(self.rows[0])
+
+
+def _bitmap(image: Image.Image, xy: tuple[int, int], mask: Image.Image, fill: int) -> None:
+    """What ``ImageDraw.bitmap`` does, ink ``fill`` where ``mask`` is set, without ImageDraw."""
+    image.paste(fill, xy, mask)
 
 
 def _mask(rows: tuple[str, ...]) -> Image.Image:
@@ -144,8 +177,8 @@ class PixelFont:
         ``canvas``). Only the glyphs' ink is painted, in ``fill``: 1 draws
         lit pixels, 0 cuts dark text out of a lit bar.
         """
-        draw = target if isinstance(target, ImageDraw.ImageDraw) else ImageDraw.Draw(target)
-        stamp, glyph, spacing = draw.bitmap, self.glyph, self.spacing
+        stamp = partial(_bitmap, target) if isinstance(target, Image.Image) else target.bitmap
+        glyph, spacing = self.glyph, self.spacing
         left, y = xy
         for line in text.split("\n"):
             x = left
@@ -281,7 +314,9 @@ def _check_rows(rows: tuple[str, ...], width: int, height: int, source: str, hea
             f"{source}:{header}: {height} rows expected, the file ends after {len(rows)}"
         )
     for number, row in enumerate(rows, start=header + 1):
-        if len(row) != width or set(row) - {INK, PAPER}:
+        # Stripping ink and paper leaves any other character; it is the
+        # quickest test, and the daemon parses a font before its first frame.
+        if len(row) != width or row.strip(INK + PAPER):
             raise FontFormatError(
                 f"{source}:{number}: {row!r} is not {width} characters of '#' and '.'"
             )

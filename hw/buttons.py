@@ -30,13 +30,12 @@ import math
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, fields
 from heapq import heappop, heappush
 from itertools import count
 from operator import attrgetter
 from queue import SimpleQueue
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hw.errors import ConfigError, DeviceUnavailable
 
@@ -58,31 +57,40 @@ DEFAULT_REPEAT = ("up", "down")
 DRIVERS = ("gpio", "fake")
 
 
-@dataclass(frozen=True)
-class Timing:
-    """How long each decision of :class:`ButtonMachine` waits, in milliseconds."""
-
+# The fields as a named tuple, not a dataclass: ``dataclasses`` imports ``inspect``,
+# and the configuration imports this module on the way to the daemon's first frame.
+# ``Timing`` adds the check that a named tuple cannot make by itself.
+class _Durations(NamedTuple):
     debounce_ms: float = 20
     long_press_ms: float = 800
     repeat_delay_ms: float = 500
     repeat_interval_ms: float = 150
 
-    def __post_init__(self) -> None:
+
+class Timing(_Durations):
+    """How long each decision of :class:`ButtonMachine` waits, in milliseconds.
+
+    Frozen and compared by value; a duration out of range raises ``ConfigError``.
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, *args: float, **kwargs: float) -> Timing:
+        timing = super().__new__(cls, *args, **kwargs)
         # Only the lock-out may be zero: a zero repeat interval would repeat forever.
-        for field in fields(self):
-            value = getattr(self, field.name)
-            zero_ok = field.name == "debounce_ms"
+        for name, value in timing._asdict().items():
+            zero_ok = name == "debounce_ms"
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not (number and math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
                 bound = ">= 0" if zero_ok else "> 0"
                 raise ConfigError(
-                    f"buttons.{field.name}: expected a number of milliseconds {bound}, "
-                    f"got {value!r}"
+                    f"buttons.{name}: expected a number of milliseconds {bound}, got {value!r}"
                 )
+        return timing
 
 
 DEFAULT_TIMING = Timing()
-SETTINGS = ("driver", "pins", "pin_factory", "repeat", *(field.name for field in fields(Timing)))
+SETTINGS = ("driver", "pins", "pin_factory", "repeat", *Timing._fields)
 
 
 class ButtonMachine:
@@ -319,7 +327,7 @@ def build_buttons(
     driver = choose("buttons.driver", "driver", settings.get("driver", "gpio"), DRIVERS)
     pins = _pins(settings.get("pins", REFERENCE_PINS))
     repeat = _repeat(settings.get("repeat"), pins)
-    timing = Timing(**{f.name: settings[f.name] for f in fields(Timing) if f.name in settings})
+    timing = Timing(**{name: settings[name] for name in Timing._fields if name in settings})
     if driver == "fake":
         return FakeButtons(pins, timing=timing, repeat=repeat)
     return GpioButtons(

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from hw.buttons import bcm_pin, check_settings, choose, open_pin_factory
 from hw.errors import DeviceUnavailable
@@ -26,9 +25,12 @@ DRIVERS = ("gpio", "fake", "none")
 SETTINGS = ("driver", "pin", "pin_factory")
 
 
-@dataclass(frozen=True)
-class Pattern:
-    """``count`` beeps of ``on_s`` seconds, each followed by ``off_s`` of silence."""
+class Pattern(NamedTuple):
+    """``count`` beeps of ``on_s`` seconds, each followed by ``off_s`` of silence.
+
+    A named tuple, not a dataclass: ``dataclasses`` imports ``inspect``, and
+    the configuration imports this module on the way to the daemon's first frame.
+    """
 
     name: str
     on_s: float

@@ -1,11 +1,14 @@
 """The two kinds of event the hardware layer hands to the daemon.
 
 They are plain frozen values so that a test, a script or a recorded session
-can build them by hand and compare them with ``==``.
+can build them by hand and compare them with ``==``. They are named tuples
+rather than dataclasses because this module is loaded before the daemon's
+first frame, and ``dataclasses`` imports ``inspect``, the largest single
+import on that path.
 """
 
-from dataclasses import dataclass
 from enum import Enum
+from typing import NamedTuple
 
 
 class Press(Enum):
@@ -17,8 +20,7 @@ class Press(Enum):
     REPEAT = "repeat"
 
 
-@dataclass(frozen=True)
-class ButtonEvent:
+class ButtonEvent(NamedTuple):
     """A button called ``name`` did ``kind`` at monotonic time ``at`` (seconds)."""
 
     name: str
@@ -26,8 +28,7 @@ class ButtonEvent:
     at: float
 
 
-@dataclass(frozen=True)
-class TagEvent:
+class TagEvent(NamedTuple):
     """A tag with the full ``uid`` (upper-case hex, no separators) was presented."""
 
     uid: str

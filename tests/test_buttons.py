@@ -16,9 +16,16 @@ from gpiozero.pins.mock import MockFactory
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hw.buttons import REFERENCE_PINS, FakeButtons, GpioButtons, build_buttons
+from hw.buttons import (
+    DEFAULT_TIMING,
+    REFERENCE_PINS,
+    FakeButtons,
+    GpioButtons,
+    Timing,
+    build_buttons,
+)
 from hw.errors import ConfigError, DeviceUnavailable
-from hw.events import ButtonEvent
+from hw.events import ButtonEvent, Press
 
 FOUR = {"up": 5, "down": 6, "ok": 13, "back": 19}
 
@@ -496,3 +503,29 @@ def test_settings_accepted_in_full(mock_factory: MockFactory) -> None:
         ("back", "REPEAT", 0.1505),
         ("back", "RELEASE", 0.2),
     ]
+
+
+# The values the panel hands out.
+
+
+def test_timing_is_a_frozen_value_checked_when_built() -> None:
+    timing = Timing(debounce_ms=0, long_press_ms=300)
+    assert timing == Timing(0, 300) and hash(timing) == hash(Timing(0, 300))
+    assert timing != DEFAULT_TIMING
+    assert repr(DEFAULT_TIMING) == (
+        "Timing(debounce_ms=20, long_press_ms=800, repeat_delay_ms=500, repeat_interval_ms=150)"
+    )
+    with pytest.raises(AttributeError):
+        timing.debounce_ms = 5  # type: ignore[misc]
+    with pytest.raises(ConfigError, match="^buttons.repeat_delay_ms: .* > 0, got inf$"):
+        Timing(repeat_delay_ms=float("inf"))
+
+
+def test_a_button_event_is_a_frozen_value() -> None:
+    event = ButtonEvent("ok", Press.LONG, 1.5)
+    assert event == ButtonEvent(name="ok", kind=Press.LONG, at=1.5)
+    assert len({event, ButtonEvent("ok", Press.LONG, 1.5)}) == 1
+    assert event != ButtonEvent("ok", Press.LONG, 1.6)
+    assert repr(event) == "ButtonEvent(name='ok', kind=<Press.LONG: 'long'>, at=1.5)"
+    with pytest.raises(AttributeError):
+        event.at = 2.0  # type: ignore[misc]

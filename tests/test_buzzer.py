@@ -12,7 +12,16 @@ import pytest
 from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
 
-from hw.buzzer import ALARM, CLICK, CONFIRM, FakeBuzzer, GpioBuzzer, NoBuzzer, build_buzzer
+from hw.buzzer import (
+    ALARM,
+    CLICK,
+    CONFIRM,
+    FakeBuzzer,
+    GpioBuzzer,
+    NoBuzzer,
+    Pattern,
+    build_buzzer,
+)
 from hw.errors import ConfigError, DeviceUnavailable
 
 
@@ -129,6 +138,13 @@ def test_fake_history() -> None:
     buzzer.click()
     assert buzzer.history == ["click", "alarm", "confirm"]
     assert buzzer.closed
+
+
+def test_patterns_are_frozen_values() -> None:
+    assert Pattern("click", on_s=0.015, off_s=0.0, count=1) == CLICK
+    assert [pattern.count for pattern in (CLICK, CONFIRM, ALARM)] == [1, 2, 3]
+    with pytest.raises(AttributeError):
+        CLICK.count = 2  # type: ignore[misc]
 
 
 def test_drivers_by_name(mock_factory: MockFactory) -> None:

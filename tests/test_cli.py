@@ -6,8 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from firmware_app.cli import main
+from firmware_app.cli import _plain_run, main, parser
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*-seed*.json"))
 POSITION = Path(__file__).parent.parent / "examples" / "position-iza.json"
@@ -90,6 +92,67 @@ def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):
     assert main(["catalogue", "check", str(owner)]) == 1
     out = capsys.readouterr().out
     assert f"{owner}: figurant 'hans': family.cost.pink" in out
+
+
+# ``run`` as the unit starts it is read without argparse (see ``cli._plain_run``).
+
+
+@pytest.mark.parametrize(
+    ("argv", "expected"),
+    [
+        (["run"], (None, False)),
+        (["run", "--first-frame"], (None, True)),
+        (["run", "--config", "a.toml"], ("a.toml", False)),
+        (["run", "--first-frame", "--config", "a b.toml"], ("a b.toml", True)),
+    ],
+)
+def test_the_daemon_command_lines_are_read_without_argparse(argv, expected):
+    assert _plain_run(argv) == expected
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["replay", "run"],
+        ["run", "--config"],
+        ["run", "--config", "--first-frame"],
+        ["run", "--config", "a.toml", "--config", "b.toml"],
+        ["run", "--conf", "a.toml"],
+        ["run", "--config=a.toml"],
+        ["run", "-h"],
+        ["run", "a.toml"],
+    ],
+)
+def test_any_other_command_line_goes_to_argparse(argv):
+    assert _plain_run(argv) is None
+
+
+def test_the_command_line_of_the_systemd_unit_is_read_without_argparse():
+    unit = (Path(__file__).parent.parent / "systemd" / "tableside.service").read_text()
+    (start,) = [line for line in unit.splitlines() if line.startswith("ExecStart=")]
+    program, *argv = start.removeprefix("ExecStart=").split()
+    assert program.endswith("/tableside")
+    assert _plain_run(argv) is not None
+
+
+RUN_WORDS = ["--config", "--first-frame", "a.toml", "--conf", "--config=b.toml", "-", "--", "-h"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(words=st.lists(st.sampled_from(RUN_WORDS), max_size=5))
+def test_a_plain_run_means_what_argparse_reads_in_it(words):
+    plain = _plain_run(["run", *words])
+    if plain is not None:
+        args = parser().parse_args(["run", *words])
+        assert plain == (args.config, args.first_frame)
+
+
+def test_a_run_without_its_config_file_gets_the_argparse_error(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["run", "--config"])
+    assert exited.value.code == 2
+    assert "argument --config: expected one argument" in capsys.readouterr().err
 
 
 def test_the_console_script_runs_as_a_module():

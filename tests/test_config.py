@@ -1,7 +1,6 @@
 """The configuration file: defaults, every problem at once with its line, pins, the example."""
 
 from collections.abc import Iterator
-from dataclasses import FrozenInstanceError
 from pathlib import Path
 
 import pytest
@@ -151,7 +150,7 @@ def test_each_table_has_exactly_the_keys_its_driver_reads(table, accepted):
 
 def test_a_loaded_configuration_cannot_be_changed():
     config = load_config(None, environ=ENVIRON)
-    with pytest.raises(FrozenInstanceError):
+    with pytest.raises(AttributeError):
         config.app = None
     with pytest.raises(TypeError):
         config.buttons["pins"]["up"] = 4

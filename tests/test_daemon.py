@@ -85,3 +85,40 @@ def test_run_refuses_a_bad_configuration_listing_every_problem(tmp_path):
     assert lines[0] == "tableside: configuration:"
     assert any(f"{config}:2: display.driver" in line for line in lines)
     assert any(f"{config}:4: app.language" in line for line in lines)
+
+
+# What the first frame must not wait for: on a Zero 2 W each of these costs a noticeable
+# part of a second (benchmarks/startup.py measures the whole path).
+NOT_BEFORE_THE_FIRST_FRAME = (
+    "argparse",
+    "dataclasses",
+    "difflib",
+    "inspect",
+    "json",
+    "PIL.ImageDraw",
+    "PIL.ImageFont",
+    "sqlite3",
+    "gpiozero",
+    "luma",
+    "serial",
+    "rules",
+    "firmware_app.app",
+)
+
+
+def test_the_first_frame_waits_for_no_module_it_does_not_need(tmp_path):
+    config = tmp_path / "tableside.toml"
+    config.write_text(FAKE.format(state=tmp_path / "state"))
+    probe = (
+        "import sys\n"
+        "from firmware_app.cli import main\n"
+        f"main(['run', '--config', {str(config)!r}, '--first-frame'])\n"
+        "print(*sorted(sys.modules))\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, timeout=60, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    shown, loaded = done.stdout.splitlines()
+    assert shown.startswith("first frame shown at ")
+    assert sorted(set(loaded.split()) & set(NOT_BEFORE_THE_FIRST_FRAME)) == []

@@ -22,6 +22,7 @@ from PIL import Image, ImageDraw
 from firmware_app.font import (
     FONT_DIR,
     FontFormatError,
+    Glyph,
     PixelFont,
     fonts,
     large,
@@ -120,6 +121,18 @@ def test_every_glyph_is_one_cell_of_its_declared_width(name):
         assert {len(row) for row in glyph.rows} == {glyph.width}, char
         assert glyph.mask.size == (glyph.width, font.height), char
         assert glyph.mask.mode == "1", char
+
+
+def test_a_glyph_is_a_frozen_value_with_its_mask_built_once():
+    rows = ("#.#", ".#.")
+    glyph = Glyph(rows)
+    assert glyph == Glyph(rows) and hash(glyph) == hash(Glyph(rows))
+    assert glyph != Glyph(("###", ".#."))
+    assert repr(glyph) == "Glyph(rows=('#.#', '.#.'))"
+    assert glyph.mask is glyph.mask
+    assert glyph.mask.tobytes("raw", "L") == bytes([255, 0, 255, 0, 255, 0])
+    with pytest.raises(AttributeError):
+        glyph.rows = ("#",)
 
 
 @pytest.mark.parametrize("name", FONT_NAMES)
@@ -253,6 +266,26 @@ def test_drawing_on_an_imagedraw_matches_drawing_on_the_image():
     small().draw(ImageDraw.Draw(on_draw), (4, 7), PANGRAM_PL)
     assert on_image.tobytes() == on_draw.tobytes()
     assert on_image.getbbox() is not None
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+@settings(max_examples=60, deadline=None)
+@given(
+    text=st.text(alphabet=PANGRAM_PL + SYMBOLS + "\n中", max_size=16),
+    x=st.integers(-40, 130),
+    y=st.integers(-20, 70),
+    fill=st.sampled_from([0, 1]),
+    paper=st.sampled_from([0, 1]),
+)
+def test_an_image_and_an_imagedraw_on_it_get_the_same_pixels_anywhere(
+    name, text, x, y, fill, paper
+):
+    """An image is stamped with ``paste``, an ImageDraw with ``bitmap``: clipping included."""
+    on_image = Image.new("1", (128, 64), paper)
+    font_named(name).draw(on_image, (x, y), text, fill=fill)
+    on_draw = Image.new("1", (128, 64), paper)
+    font_named(name).draw(ImageDraw.Draw(on_draw), (x, y), text, fill=fill)
+    assert on_image.tobytes() == on_draw.tobytes()
 
 
 def test_drawing_inside_a_luma_canvas_reaches_the_device():

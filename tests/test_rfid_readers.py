@@ -220,6 +220,16 @@ def test_the_fake_refuses_what_is_not_a_uid(uid: str) -> None:
         FakeReader().present(uid, at=0.0)
 
 
+def test_a_tag_event_is_a_frozen_value() -> None:
+    event = TagEvent("DEADBEEF", "fake", 1.5)
+    assert event == TagEvent(uid="DEADBEEF", reader="fake", at=1.5)
+    assert len({event, TagEvent("DEADBEEF", "fake", 1.5)}) == 1
+    assert event != TagEvent("DEADBEEF", "rdm6300", 1.5)
+    assert repr(event) == "TagEvent(uid='DEADBEEF', reader='fake', at=1.5)"
+    with pytest.raises(AttributeError):
+        event.uid = "04A23B5A1C6E80"  # type: ignore[misc]
+
+
 # --- PN532 ----------------------------------------------------------------------------------
 
 

@@ -8,9 +8,13 @@ tests can read a frame as text, in the order it was drawn.
 
 from functools import lru_cache
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from firmware_app.font import PixelFont, small
+
+# The primitives below fill and stamp with ``Image.paste`` rather than
+# ImageDraw: its import, with the ImageFont it brings, would delay the
+# daemon's first frame.
 
 WIDTH, HEIGHT = 128, 64
 ELLIPSIS = "…"
@@ -23,7 +27,6 @@ class Canvas:
 
     def __init__(self, font: PixelFont | None = None) -> None:
         self.image = Image.new("1", (WIDTH, HEIGHT))
-        self.draw = ImageDraw.Draw(self.image)
         self.font = font or small()
         self.lines: list[str] = []
 
@@ -41,12 +44,12 @@ class Canvas:
         return _fitted(self.font, text, width)
 
     def _text(self, xy: tuple[int, int], text: str, fill: int) -> None:
-        self.draw.bitmap(xy, _ink(self.font, text), fill=fill)
+        self.image.paste(fill, xy, _ink(self.font, text))
 
     def title(self, text: str, right: str = "") -> None:
         """A lit bar across the top with dark text, and an optional right-hand note."""
         h = self.row_height
-        self.draw.rectangle((0, 0, WIDTH - 1, h - 1), fill=1)
+        self.image.paste(1, (0, 0, WIDTH, h))
         room = WIDTH - 2 - (self.font.text_width(right) + 4 if right else 0)
         shown = self.fit(text, room)
         self._text((1, 0), shown, fill=0)
@@ -59,7 +62,7 @@ class Canvas:
         y = self.row_height * (index + 1) + 1
         shown = self.fit(text)
         if selected:
-            self.draw.rectangle((0, y, WIDTH - 1, y + self.row_height - 1), fill=1)
+            self.image.paste(1, (0, y, WIDTH, y + self.row_height))
         self._text((1, y), shown, fill=0 if selected else 1)
         self.lines.append(("> " if selected else "  ") + shown)
 
