@@ -11,15 +11,18 @@ import logging
 import time
 
 from firmware_app.config import load_config
+from firmware_app.splash import splash
 from firmware_app.systemd_notify import Notifier, exit_on_sigterm
-from firmware_app.ui.canvas import Canvas
 from hw.display import build_display
 
 LOG = logging.getLogger("tableside.daemon")
 TICK = 0.01
 
 
-def message_frame(text: str) -> Canvas:
+def message_frame(text: str):
+    """A frame with the title bar and ``text``: what the panel keeps after a stop."""
+    from firmware_app.ui.canvas import Canvas
+
     canvas = Canvas()
     canvas.title("Tableside")
     canvas.paragraph(text)
@@ -36,7 +39,7 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     config = load_config(config_path)
     notifier = Notifier()
     display = build_display(config.display)
-    display.show(message_frame("…").image)
+    display.show(splash())
     if first_frame:
         print(f"first frame shown at {time.time():.6f}", flush=True)
         display.close()
