@@ -3,7 +3,7 @@
 import pytest
 
 from firmware_app.autopilot import Autopilot
-from firmware_app.flows.advanced import SPOT_NAMES, TILE_CODES, board_lines
+from firmware_app.flows.advanced_table import SPOT_NAMES, TILE_CODES, board_lines
 from firmware_app.headless import Headless
 from rules.colours import COLOURS
 from rules.pingwiny.board import EDGE_TOWARDS, HQ_SQUARE

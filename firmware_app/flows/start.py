@@ -24,7 +24,7 @@ def _settings(app):
 
 
 def game_choice(app) -> Menu:
-    from firmware_app.flows.advanced import AdvancedWizard
+    from firmware_app.flows.advanced_setup import AdvancedWizard
     from firmware_app.flows.popiel import PopielWizard
 
     t = app.t

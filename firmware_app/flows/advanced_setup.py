@@ -1,0 +1,84 @@
+"""Setting up an advanced game: the wizard's questions and the table's layout, step by step."""
+
+from dataclasses import replace
+
+from firmware_app.flows.advanced_table import colours_of
+from firmware_app.flows.start import Wizard, penguin_name
+from firmware_app.table_text import counted
+from firmware_app.ui.screens import Menu
+from rules.pingwiny.options import Options
+
+
+class AdvancedWizard(Wizard):
+    """The family wizard's questions, the die, and the advanced table's layout."""
+
+    variant = "advanced"
+
+    def after_deck(self) -> Menu:
+        t = self.t
+        options = [(t("The app rolls the die"), "app"), (t("We roll a real die"), "table")]
+        return self._ask(t("Officer X's die"), options, "die", self.cards)
+
+    def options(self, seed: int) -> Options:
+        return replace(super().options(seed), die=self.choices["die"])
+
+    def pages(self) -> list[tuple[str, list[str]]]:
+        return setup_pages(self.app)
+
+
+def setup_pages(app) -> list[tuple[str, list[str]]]:
+    """Step-by-step setup of the advanced table, matching the app's deal."""
+    t, game, s = app.t, app.session.game, app.session.state
+    pages = []
+    if game.cards.demo_label:
+        pages.append((t("Cards"), [t("Playing with the {label}.", label=game.cards.demo_label)]))
+    rows = [
+        t(
+            "Row {n}: {tiles}",
+            n=r + 1,
+            tiles=", ".join(t.name(x) for x in s.layout[r * 3 : r * 3 + 3]),
+        )
+        for r in range(3)
+    ]
+    pages.append((t("Board"), [t("Lay the tiles, Headquarters in the middle:")] + rows))
+    penguins = [
+        t("Player {n}: {penguin}", n=i + 1, penguin=penguin_name(t, game, p.penguin))
+        for i, p in enumerate(s.players)
+    ]
+    pages.append((t("Penguins"), penguins + [t("Every penguin starts on Headquarters.")]))
+    pages.append((t("First player"), [t("Player {n} starts: first-player marker.", n=s.first + 1)]))
+    if game.app_deck:
+        laid = [
+            t("{space}. {card}", space=i + 1, card=game.cards.figurants[c].name)
+            for i, c in enumerate(s.faceup)
+        ]
+        pages.append((t("Figurants"), [t("Lay face up below the board:")] + laid))
+        missions = [game.cards.missions[m].name for m in s.mission_row]
+        pages.append((t("Missions"), [t("Above the board:")] + missions))
+    else:
+        n = len(s.faceup)
+        pages.append(
+            (t("Figurants"), [t("Shuffle the deck, lay {n} cards face up, name each one.", n=n)])
+        )
+        n = len(s.mission_row)
+        pages.append(
+            (t("Missions"), [t("Shuffle the missions, lay {n} face up, name each one.", n=n)])
+        )
+    if game.app_bag:
+        hands = [
+            t("Player {n}: {tokens}", n=i + 1, tokens=counted(t, colours_of(p.tokens)))
+            for i, p in enumerate(s.players)
+        ]
+        pages.append((t("Tokens"), [t("The app is the bag. Take from the pile:")] + hands))
+    else:
+        pages.append((t("Tokens"), [t("All tokens but grey into the bag; each player draws 5.")]))
+    pages.append(
+        (
+            t("Grey tokens"),
+            [
+                t("{n} grey tokens beside the board.", n=s.grey),
+                t("Officer X markers beside the board."),
+            ],
+        )
+    )
+    return pages

@@ -1,0 +1,250 @@
+"""What the advanced game tells the table: events as instructions, the board as text,
+the help pages, the score sheet and the end."""
+
+from firmware_app.flows.end import DECIDED, finish
+from firmware_app.flows.help import PAGES
+from firmware_app.flows.start import penguin_name
+from firmware_app.flows.turn import player_label
+from firmware_app.table_text import SUPPLY_PLACE, counted, returns
+from firmware_app.ui.screens import Item, Menu, Notice
+from rules.colours import COLOURS
+
+SPOT_NAMES = {
+    "middle": "Middle",
+    "n": "North edge",
+    "e": "East edge",
+    "s": "South edge",
+    "w": "West edge",
+}
+# Short tile names for the text board: three to a row of the panel.
+TILE_CODES = {
+    "chimp": "Chi",
+    "gorilla": "Gor",
+    "shop": "Sho",
+    "storehouse": "Sto",
+    "otter": "Ott",
+    "lemur": "Lem",
+    "gate": "Gat",
+    "gastro": "Gas",
+    "hq": "HQ",
+}
+LAST_ROUND = {
+    "deck": "The deck is empty: this is the last round.",
+    "officer_x": "The eighth Officer X marker: this is the last round.",
+}
+
+
+def status_lines(app) -> list[str]:
+    """Who holds what and stands where, the board as text, the bag and decks."""
+    t, game, s = app.t, app.session.game, app.session.state
+    lines = []
+    for i, p in enumerate(s.players):
+        lines.append(f"{player_label(app, i)}: {penguin_name(t, game, p.penguin)}")
+        lines.append("  " + (counted(t, colours_of(p.tokens)) or "—"))
+        cards = len(p.figurants) + len(p.discarded)
+        lines.append("  " + t("{n} figurants", n=cards))
+        lines += ["  " + game.cards.missions[m].name for m in p.missions]
+    lines += board_lines(app)
+    lines.append(t("Board: {tokens}", tokens=counted(t, colours_of(s.board)) or "—"))
+    lines.append(t("Grey beside the board: {n}", n=s.grey))
+    lines.append(t("Bag: {n} tokens, deck: {d} cards", n=sum(s.bag), d=s.deck_size))
+    return lines
+
+
+def board_lines(app) -> list[str]:
+    """The nine tiles in three rows; ``*`` marks Officer X, digits the penguins by seat."""
+    t, s = app.t, app.session.state
+    cells = []
+    for square, location in enumerate(s.layout):
+        seats = "".join(str(q + 1) for q, p in enumerate(s.players) if p.square == square)
+        marker = "*" if square in s.markers else ""
+        cells.append(f"{t(TILE_CODES[location])}{marker}{seats}")
+    return ["  ".join(cells[r * 3 : r * 3 + 3]) for r in range(3)]
+
+
+SHARED_HELP = ("Exchange table", "Discarding")
+HELP = {
+    "A turn": [
+        "Four actions: move, rummage in the bag, a card's action or the tile's action.",
+        "Moving through an edge a penguin blocks takes 2 actions and pushes it aside.",
+        "After 4 actions, on an uncovered bag symbol, draw 2 tokens.",
+    ],
+    "Officer X": [
+        "After an acquisition the die is rolled: within the card's range, Officer X comes.",
+        "The marker goes on a free tile; each penguin there loses a random token.",
+    ],
+    "The end": [
+        "The eighth marker or an empty deck: the round is completed.",
+        "Then each player may use one last figurant action.",
+        "Score: cards, penguin bonus, missions, card bonuses, minus 1 per token held.",
+    ],
+}
+
+
+def help_menu(app) -> Menu:
+    """This variant's own pages, then the family's exchange table and where tokens go."""
+    t = app.t
+    items = [
+        Item(t(title), lambda title=title, lines=lines: app.notice(t(title), [t(x) for x in lines]))
+        for title, lines in HELP.items()
+    ]
+    items += [
+        Item(t(title), lambda title=title, lines=lines: app.notice(t(title), [t(x) for x in lines]))
+        for title, lines in PAGES.items()
+        if title in SHARED_HELP
+    ]
+    return Menu(app, t("Help"), items)
+
+
+# --------------------------------------------------------------------- end
+
+
+def end_screen(app) -> Menu:
+    t = app.t
+    items = [
+        Item(t("Score sheet"), lambda: app.push(score_pages(app, final=True))),
+        Item(t("Undo the last action"), app.undo),
+        Item(t("Finish: new game"), lambda: finish(app)),
+    ]
+    return Menu(app, t("Game over"), items, back=lambda: None)
+
+
+def score_pages(app, final: bool) -> Notice:
+    """Each player's breakdown with missions and card bonuses, then the winner."""
+    t, game = app.t, app.session.game
+    sheet = game.score(app.session.state)
+    lines = [f"[{game.cards.demo_label}]"] if game.cards.demo_label else []
+    for line in sheet.lines:
+        lines += [
+            f"{player_label(app, line.player)}: {line.total}",
+            "  " + t("cards {points} ({n})", points=line.figurants, n=line.cards),
+            "  " + t("penguin +{n}", n=line.penguin_bonus),
+            "  " + t("missions +{n}", n=line.mission),
+            "  " + t("card bonuses +{n}", n=line.bonus),
+            "  " + t("tokens {n}", n=line.penalty),
+        ]
+    winners = ", ".join(player_label(app, w) for w in sheet.winners)
+    label = t("Winner: {names}", names=winners) if final else t("Leading: {names}", names=winners)
+    lines += [label, t(DECIDED[sheet.decided_by])]
+    return Notice(app, t("Score sheet") if final else t("Score so far"), lines)
+
+
+# ------------------------------------------------------------------ events
+
+
+def event_lines(t, game, events: list[dict]) -> list[str]:
+    """What the table must do after an action, in the order it happened."""
+    lines: list[str] = []
+    for e in events:
+        lines += _event(t, game, e)
+    return lines
+
+
+def _who(t, game, p: int) -> str:
+    names = game.options.names
+    return names[p] if names else t("Player {n}", n=p + 1)
+
+
+def _card_name(game, card: str) -> str:
+    if card in game.cards.figurants:
+        return game.cards.figurants[card].name
+    return card.capitalize()  # a penguin card
+
+
+def _event(t, game, e: dict) -> list[str]:
+    kind = e["event"]
+    if kind == "drew":
+        if game.app_bag and e["tokens"]:
+            return [t("From the bag: {tokens}.", tokens=counted(t, e["tokens"]))]
+    elif kind == "moved":
+        place = f"{t.name(e['location'])}, {t(SPOT_NAMES[e['spot']]).lower()}"
+        return [t("{who}: penguin to {place}.", who=_who(t, game, e["player"]), place=place)]
+    elif kind == "pushed":
+        return [t("Push {who}'s penguin to the middle.", who=_who(t, game, e["player"]))]
+    elif kind == "took":
+        return [_took(t, e)]
+    elif kind == "exchanged":
+        return returns(t, e["gave"]) + [t("Take {tokens}.", tokens=counted(t, e["got"]))]
+    elif kind == "acquired":
+        card = game.cards.figurants[e["card"]].name
+        return [t("Take the card {card}.", card=card)] + returns(t, e["paid"])
+    elif kind == "grey_reward":
+        return [t("Reward: take a grey token from beside the board.")]
+    elif kind == "rolled":
+        return [_rolled(t, e)]
+    elif kind == "no_marker_place":
+        return [t("No tile is free for a marker.")]
+    elif kind == "officer_x":
+        lines = [t("Officer X marker on the {place}.", place=t.name(e["location"]))]
+        unmasked = ", ".join(_who(t, game, q) for q in e["unmasked"])
+        return lines + [t("Unmasked: {names}.", names=unmasked) if unmasked else t("Nobody there.")]
+    elif kind == "unmasked":
+        who = _who(t, game, e["player"])
+        return [t("{who} loses {tokens}.", who=who, tokens=t.name(e["lost"]))] + returns(
+            t, [e["lost"]]
+        )
+    elif kind == "gave":
+        return [_handed(t, game, e["player"], e["to"], e["tokens"])]
+    elif kind == "took_from":
+        return [_handed(t, game, e["from"], e["player"], e["tokens"])]
+    elif kind == "marker_removed":
+        return [t("Remove the marker from the {place}.", place=t.name(e["location"]))]
+    elif kind == "used":
+        return [t("Card used: {card}.", card=_card_name(game, e["card"]))]
+    elif kind == "mission":
+        return [t("Take the mission {mission}.", mission=game.cards.missions[e["taken"]].name)]
+    elif kind == "mission_revealed" and game.app_deck:
+        mission = game.cards.missions[e["mission"]].name
+        return [t("Lay the mission {mission} above the board.", mission=mission)]
+    elif kind == "revealed" and game.app_deck:
+        card = game.cards.figurants[e["card"]].name
+        return [t("Lay {card} face up in space {space}.", card=card, space=e["slot"] + 1)]
+    elif kind == "cycled" and e["cards"]:
+        if e["what"] == "missions":
+            return [t("Put the face-up missions under their deck.")]
+        return [t("Put the face-up figurants under the deck.")]
+    elif kind == "last_round":
+        return [t(LAST_ROUND[e["why"]])]
+    elif kind == "final_actions":
+        names = ", ".join(_who(t, game, q) for q in e["players"])
+        if names:
+            return [t("Last figurant actions: {names}.", names=names)]
+        return [t("Nobody has a figurant action left.")]
+    elif kind == "game_over":
+        return [t("The game is over.")]
+    elif kind == "corrected":
+        return [t("Corrected.")]
+    return []
+
+
+def _took(t, e: dict) -> str:
+    tokens = counted(t, e["tokens"])
+    source = e["from"]
+    if source == "bag":
+        return t("Take {tokens} from the bag.", tokens=tokens)
+    if source == "board":  # a card's action: from the colour's own location
+        source = SUPPLY_PLACE[e["tokens"][0]]
+    if source == "beside the board":
+        return t("Take {tokens} from beside the board.", tokens=tokens)
+    return t("Take {tokens} from the {place}.", tokens=tokens, place=t.name(source))
+
+
+def _rolled(t, e: dict) -> str:
+    low, high = e["range"]
+    if e["found"]:
+        return t("Rolled {n} ({low}–{high}): Officer X comes!", n=e["roll"], low=low, high=high)
+    return t("Rolled {n} ({low}–{high}): no Officer X.", n=e["roll"], low=low, high=high)
+
+
+def _handed(t, game, giver: int, taker: int, tokens: list[str]) -> str:
+    return t(
+        "{giver} gives {taker}: {tokens}.",
+        giver=_who(t, game, giver),
+        taker=_who(t, game, taker),
+        tokens=counted(t, tokens),
+    )
+
+
+def colours_of(counts: tuple[int, ...]) -> list[str]:
+    """Token counts by colour as a list of colour names, one per token."""
+    return [COLOURS[c] for c, n in enumerate(counts) for _ in range(n)]
