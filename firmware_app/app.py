@@ -159,7 +159,8 @@ class App:
             from firmware_app.flows.popiel import end_screen, event_lines, turn_screen
         elif session.game.variant == "advanced":
             from firmware_app.flows.advanced import turn_screen
-            from firmware_app.flows.advanced_table import end_screen, event_lines
+            from firmware_app.flows.advanced_table import event_lines
+            from firmware_app.flows.end import end_screen
         else:
             from firmware_app.flows.end import end_screen
             from firmware_app.flows.turn import turn_screen

@@ -9,12 +9,8 @@ engine's phases (the die, Officer X's marker, the tokens lost, the final
 figurant actions) are screens of the same kind.
 """
 
-from firmware_app.flows.advanced_table import (
-    SPOT_NAMES,
-    help_menu,
-    score_pages,
-    status_lines,
-)
+from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_lines
+from firmware_app.flows.end import score_pages
 from firmware_app.flows.turn import EXTRAS, TurnMenu, exchange_label, extras, player_label
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import ColourEntry, Item, Menu

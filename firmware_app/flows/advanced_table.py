@@ -1,12 +1,11 @@
 """What the advanced game tells the table: events as instructions, the board as text,
 the help pages, the score sheet and the end."""
 
-from firmware_app.flows.end import DECIDED, finish
 from firmware_app.flows.help import PAGES
 from firmware_app.flows.start import penguin_name
 from firmware_app.flows.turn import player_label
 from firmware_app.table_text import SUPPLY_PLACE, counted, returns
-from firmware_app.ui.screens import Item, Menu, Notice
+from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 
 SPOT_NAMES = {
@@ -94,39 +93,6 @@ def help_menu(app) -> Menu:
         if title in SHARED_HELP
     ]
     return Menu(app, t("Help"), items)
-
-
-# --------------------------------------------------------------------- end
-
-
-def end_screen(app) -> Menu:
-    t = app.t
-    items = [
-        Item(t("Score sheet"), lambda: app.push(score_pages(app, final=True))),
-        Item(t("Undo the last action"), app.undo),
-        Item(t("Finish: new game"), lambda: finish(app)),
-    ]
-    return Menu(app, t("Game over"), items, back=lambda: None)
-
-
-def score_pages(app, final: bool) -> Notice:
-    """Each player's breakdown with missions and card bonuses, then the winner."""
-    t, game = app.t, app.session.game
-    sheet = game.score(app.session.state)
-    lines = [f"[{game.cards.demo_label}]"] if game.cards.demo_label else []
-    for line in sheet.lines:
-        lines += [
-            f"{player_label(app, line.player)}: {line.total}",
-            "  " + t("cards {points} ({n})", points=line.figurants, n=line.cards),
-            "  " + t("penguin +{n}", n=line.penguin_bonus),
-            "  " + t("missions +{n}", n=line.mission),
-            "  " + t("card bonuses +{n}", n=line.bonus),
-            "  " + t("tokens {n}", n=line.penalty),
-        ]
-    winners = ", ".join(player_label(app, w) for w in sheet.winners)
-    label = t("Winner: {names}", names=winners) if final else t("Leading: {names}", names=winners)
-    lines += [label, t(DECIDED[sheet.decided_by])]
-    return Notice(app, t("Score sheet") if final else t("Score so far"), lines)
 
 
 # ------------------------------------------------------------------ events

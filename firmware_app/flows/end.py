@@ -21,18 +21,26 @@ def end_screen(app) -> Menu:
 
 
 def score_pages(app, final: bool) -> Notice:
-    """Each player's breakdown, then the winner and the tie-break that decided it."""
+    """Each player's breakdown, then the winner and the tie-break that decided it.
+
+    The advanced variant adds its missions (more than one) and the cards' own bonuses.
+    """
     t, game = app.t, app.session.game
+    advanced = game.variant == "advanced"
     sheet = game.score(app.session.state)
     lines = []
     if game.cards.demo_label:
         lines.append(f"[{game.cards.demo_label}]")
     for line in sheet.lines:
+        missions = (
+            t("missions +{n}", n=line.mission) if advanced else t("mission +{n}", n=line.mission)
+        )
         lines += [
             f"{player_label(app, line.player)}: {line.total}",
             "  " + t("cards {points} ({n})", points=line.figurants, n=line.cards),
             "  " + t("penguin +{n}", n=line.penguin_bonus),
-            "  " + t("mission +{n}", n=line.mission),
+            "  " + missions,
+            *(["  " + t("card bonuses +{n}", n=line.bonus)] if advanced else []),
             "  " + t("tokens {n}", n=line.penalty),
         ]
     winners = ", ".join(player_label(app, w) for w in sheet.winners)
