@@ -82,3 +82,19 @@ class Translator:
 
     def refusal(self, error: RulesError) -> str:
         return error.text(self.language)
+
+
+# Labels that come from the data files (English there), worded on the panel in the
+# player's language. They must match the files' ``label`` values exactly.
+DATA_LABELS = (
+    "demo deck — not the printed cards",
+    "demo box — not the printed mix or tower",
+)
+
+
+def data_label(t, text: str) -> str:
+    """A data file's label in the screen's language (unknown labels are shown as they are)."""
+    for known in DATA_LABELS:
+        if known == text:
+            return t(known)
+    return text

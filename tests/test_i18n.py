@@ -528,3 +528,13 @@ def test_the_start_screen_follows_the_language_chosen_in_settings(sim):
         choose(sim, label)
     sim.press("back")
     assert labels(sim.screen) == START_EN
+
+
+def test_the_data_files_labels_are_the_ones_the_screens_translate(demo):
+    from firmware_app.catalogue_files import load_popiel
+    from firmware_app.i18n import DATA_LABELS, data_label
+    from firmware_app.i18n import Translator as Words
+
+    assert {demo.label, load_popiel(demo=True).demo_label} == set(DATA_LABELS)
+    polish = Words("pl")
+    assert all(data_label(polish, label) != label for label in DATA_LABELS)

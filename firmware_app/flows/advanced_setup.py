@@ -4,6 +4,7 @@ from dataclasses import replace
 
 from firmware_app.flows.advanced_table import colours_of
 from firmware_app.flows.start import Wizard, penguin_name
+from firmware_app.i18n import data_label
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import Menu
 from rules.pingwiny.options import Options
@@ -31,7 +32,12 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
     t, game, s = app.t, app.session.game, app.session.state
     pages = []
     if game.cards.demo_label:
-        pages.append((t("Cards"), [t("Playing with the {label}.", label=game.cards.demo_label)]))
+        pages.append(
+            (
+                t("Cards"),
+                [t("Playing with the {deck}.", deck=data_label(t, game.cards.demo_label))],
+            )
+        )
     rows = [
         t(
             "Row {n}: {tiles}",

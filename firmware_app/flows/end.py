@@ -1,6 +1,7 @@
 """The end: the end-of-round notice, the score sheet line by line, the winner."""
 
 from firmware_app.flows.turn import player_label
+from firmware_app.i18n import data_label
 from firmware_app.ui.screens import Item, Menu, Notice
 
 DECIDED = {
@@ -30,7 +31,7 @@ def score_pages(app, final: bool) -> Notice:
     sheet = game.score(app.session.state)
     lines = []
     if game.cards.demo_label:
-        lines.append(f"[{game.cards.demo_label}]")
+        lines.append(f"[{data_label(t, game.cards.demo_label)}]")
     for line in sheet.lines:
         missions = (
             t("missions +{n}", n=line.mission) if advanced else t("mission +{n}", n=line.mission)

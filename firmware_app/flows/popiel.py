@@ -8,6 +8,7 @@ take a tile from the draw spaces and refill them.
 """
 
 from firmware_app import catalogue_files
+from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
 from rules.errors import RulesError
@@ -112,7 +113,7 @@ class PopielWizard:
             t("Mouse 1 starts, covering the start space."),
         ]
         if self.box_data.demo_label:
-            lines.insert(0, f"[{self.box_data.demo_label}]")
+            lines.insert(0, f"[{data_label(t, self.box_data.demo_label)}]")
         app.notice(t("Setup"), lines)
 
 
@@ -174,7 +175,7 @@ def _correct(app) -> None:
 def score_lines(app) -> list[str]:
     t, s = app.t, app.session.state
     label = app.session.game.components.demo_label
-    lines = [f"[{label}]"] if label else []
+    lines = [f"[{data_label(t, label)}]"] if label else []
     for p, score in enumerate(s.scores):
         lines.append(f"{player_label(app, p)}: {score}")
         lines.append("  " + track_text(t, score))

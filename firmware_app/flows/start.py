@@ -1,5 +1,6 @@
 """Switching on: resume or start a game, the setup wizard and its instructions."""
 
+from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import Item, Menu
@@ -127,7 +128,7 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
     label = game.cards.demo_label
     pages = []
     if label:
-        pages.append((t("Cards"), [t("Playing with the {label}.", label=label)]))
+        pages.append((t("Cards"), [t("Playing with the {deck}.", deck=data_label(t, label))]))
     penguins = [
         t("Player {n}: {penguin}", n=i + 1, penguin=penguin_name(t, game, p.penguin))
         for i, p in enumerate(s.players)
