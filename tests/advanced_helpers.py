@@ -16,28 +16,6 @@ def new_advanced(catalogue, **options) -> tuple[AdvancedGame, AdvancedState]:
     return game, game.new_state()
 
 
-def fields(state: AdvancedState, **changes) -> AdvancedState:
-    new = state.copy()
-    for name, value in changes.items():
-        setattr(new, name, value)
-    return new
-
-
-def seat(state: AdvancedState, index: int, **changes) -> AdvancedState:
-    players = list(state.players)
-    players[index] = players[index]._replace(**changes)
-    return fields(state, players=tuple(players))
-
-
-def play(game, state, *actions):
-    """Apply actions in order; returns the last state and every event."""
-    events = []
-    for action in actions:
-        state, happened = game.apply(state, action)
-        events += happened
-    return state, events
-
-
 def reveal_all(game, state, keep=()):
     """Name the first possible card for every space waiting to be laid out.
 

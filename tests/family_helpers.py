@@ -16,20 +16,6 @@ def tokens(**counts: int) -> tuple[int, ...]:
     return tuple(result)
 
 
-def with_fields(state: State, **fields) -> State:
-    """A copy of ``state`` with some fields replaced: a position built for a test."""
-    new = state.copy()
-    for name, value in fields.items():
-        setattr(new, name, value)
-    return new
-
-
-def with_player(state: State, index: int, **fields) -> State:
-    players = list(state.players)
-    players[index] = players[index]._replace(**fields)
-    return with_fields(state, players=tuple(players))
-
-
 def new_game(catalogue, **options) -> tuple[FamilyGame, State]:
     options.setdefault("players", 2)
     game = FamilyGame(catalogue, Options(**options))

@@ -5,8 +5,11 @@ points) come from the demo deck, which was made consistent with these
 examples. The examples' steps and totals are the rulebook's.
 """
 
-from advanced_helpers import LAYOUT, fields, new_advanced, play, reveal_all, seat
+from advanced_helpers import LAYOUT, new_advanced, reveal_all
 from family_helpers import tokens
+from positions import play
+from positions import with_fields as fields
+from positions import with_player as seat
 
 from rules.actions import Action
 from rules.colours import BLUE, GREY, YELLOW

@@ -7,8 +7,11 @@ part of the table its clause is about. Values the rulebook does not print
 """
 
 import pytest
-from advanced_helpers import LAYOUT, fields, new_advanced, play, reveal_all, seat
+from advanced_helpers import LAYOUT, new_advanced, reveal_all
 from family_helpers import tokens
+from positions import play
+from positions import with_fields as fields
+from positions import with_player as seat
 
 from rules.actions import Action
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW

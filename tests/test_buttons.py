@@ -30,18 +30,6 @@ from hw.events import ButtonEvent, Press
 FOUR = {"up": 5, "down": 6, "ok": 13, "back": 19}
 
 
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    """A fresh MockFactory as gpiozero's default; the previous default comes back after."""
-    saved = Device.pin_factory
-    factory = Device.pin_factory = MockFactory()
-    try:
-        yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
-
-
 class Clock:
     """A monotonic clock that only moves when a test says so."""
 

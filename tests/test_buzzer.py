@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory, MockPin
+from pins import mock_pins
 
 from hw.buzzer import (
     ALARM,
@@ -52,13 +53,8 @@ class WatchedPin(MockPin):
 @pytest.fixture
 def mock_factory() -> Iterator[MockFactory]:
     """A fresh MockFactory of watched pins as gpiozero's default, restored after."""
-    saved = Device.pin_factory
-    factory = Device.pin_factory = MockFactory(pin_class=WatchedPin)
-    try:
+    with mock_pins(pin_class=WatchedPin) as factory:
         yield factory
-    finally:
-        factory.reset()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

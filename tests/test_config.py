@@ -1,11 +1,8 @@
 """The configuration file: defaults, every problem at once with its line, pins, the example."""
 
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from gpiozero import Device
-from gpiozero.pins.mock import MockFactory
 
 from firmware_app.config import SCHEMA, AppSettings, ConfigError, load_config
 from hw import buttons, buzzer, display
@@ -18,17 +15,6 @@ from hw.rfid import factory as reader
 
 EXAMPLE = Path(__file__).parent.parent / "docs" / "tableside.example.toml"
 ENVIRON = {"TABLESIDE_STATE_DIR": "/var/lib/tableside"}
-
-
-@pytest.fixture
-def mock_factory() -> Iterator[MockFactory]:
-    saved = Device.pin_factory
-    factory = Device.pin_factory = MockFactory()
-    try:
-        yield factory
-    finally:
-        factory.close()
-        Device.pin_factory = saved
 
 
 @pytest.fixture

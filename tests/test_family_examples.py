@@ -6,7 +6,8 @@ enemies and 5 show a red token. Those values are made up; the examples'
 totals are the rulebook's.
 """
 
-from family_helpers import new_game, tokens, with_fields, with_player
+from family_helpers import new_game, tokens
+from positions import with_fields, with_player
 
 from rules.actions import Action
 from rules.colours import YELLOW

@@ -5,7 +5,8 @@ test shows exactly the part of the table its clause is about.
 """
 
 import pytest
-from family_helpers import at_visits, new_game, tokens, with_fields, with_player
+from family_helpers import at_visits, new_game, tokens
+from positions import with_fields, with_player
 
 from rules.actions import Action
 from rules.colours import BLUE, COLOURS, GREY, RED, WHITE

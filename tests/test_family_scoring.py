@@ -1,7 +1,8 @@
 """Scoring clauses and the tie-breaks of the family variant."""
 
 import pytest
-from family_helpers import new_game, tokens, with_player
+from family_helpers import new_game, tokens
+from positions import with_player
 
 from rules.pingwiny.position import PositionError, score_position
 

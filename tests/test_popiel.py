@@ -6,6 +6,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from positions import play
 
 from firmware_app.catalogue_files import load_popiel
 from rules.errors import IllegalAction, MalformedAction, SetupError
@@ -23,14 +24,6 @@ def box():
 def new_game(box, players=("red", "blue", "green"), **options):
     game = PopielGame(box, PopielOptions(players=tuple(players), **options))
     return game, game.new_state()
-
-
-def play(game, s, *actions):
-    events = []
-    for action in actions:
-        s, happened = game.apply(s, action)
-        events += happened
-    return s, events
 
 
 # ------------------------------------------------------------ the examples

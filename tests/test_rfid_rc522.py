@@ -9,6 +9,7 @@ from unittest import mock
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from pins import mock_pins
 
 from hw.errors import DeviceUnavailable
 from hw.events import TagEvent
@@ -136,11 +137,8 @@ class SpidevChip(SimulatedRc522):
 
 @pytest.fixture
 def factory() -> Iterator[MockFactory]:
-    made = MockFactory()
-    try:
+    with mock_pins() as made:
         yield made
-    finally:
-        made.close()
 
 
 def test_open_holds_reset_high_and_close_releases_it(
