@@ -21,7 +21,7 @@ middle or on an edge's blockade field.
 
 from typing import NamedTuple
 
-from rules.pingwiny.state import counts_from_json, counts_json
+from rules.pingwiny.state import Snapshot, counts_from_json, counts_json
 
 
 class Seat(NamedTuple):
@@ -37,7 +37,7 @@ class Seat(NamedTuple):
     spot: str
 
 
-class AdvancedState:
+class AdvancedState(Snapshot):
     __slots__ = (
         "players",
         "layout",
@@ -99,18 +99,6 @@ class AdvancedState:
         for name in _FIELDS:
             setattr(new, name, getattr(self, name))
         return new
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, AdvancedState):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in AdvancedState.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in AdvancedState.__slots__))
-
-    @property
-    def deck_size(self) -> int:
-        return sum(len(group) for group in self.deck)
 
     @property
     def mission_deck_size(self) -> int:

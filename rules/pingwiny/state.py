@@ -26,7 +26,25 @@ class Player(NamedTuple):
     mission: str | None
 
 
-class State:
+class Snapshot:
+    """What both variants' states share: equality by every slot, and the deck's size."""
+
+    __slots__ = ()
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is not type(self):
+            return NotImplemented
+        return all(getattr(self, n) == getattr(other, n) for n in self.__slots__)
+
+    def __hash__(self) -> int:
+        return hash(tuple(getattr(self, n) for n in self.__slots__))
+
+    @property
+    def deck_size(self) -> int:
+        return sum(len(group) for group in self.deck)
+
+
+class State(Snapshot):
     """A snapshot of one game. Treat it as immutable: the engine copies it."""
 
     __slots__ = (
@@ -75,18 +93,6 @@ class State:
         new.pending = self.pending
         new.last_round, new.turns, new.rng = self.last_round, self.turns, self.rng
         return new
-
-    def __eq__(self, other: object) -> bool:
-        if not isinstance(other, State):
-            return NotImplemented
-        return all(getattr(self, n) == getattr(other, n) for n in State.__slots__)
-
-    def __hash__(self) -> int:
-        return hash(tuple(getattr(self, n) for n in State.__slots__))
-
-    @property
-    def deck_size(self) -> int:
-        return sum(len(group) for group in self.deck)
 
     def to_json(self) -> dict:
         """A JSON-ready dict; ``from_json`` gives back an equal state."""
