@@ -29,13 +29,11 @@ less the commits); ``commits``, ``commit_p50_ms``, ``commit_p99_ms``,
 import argparse
 import math
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
+from autoplay import headless, play_out
 from report import report
 
-from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.headless import Headless
 
 
@@ -94,17 +92,9 @@ def milliseconds(samples: list[float]) -> dict[str, float | None]:
 
 
 def measure(players: int, seed: int, steps: int | None) -> dict:
-    with tempfile.TemporaryDirectory(prefix="tableside-latency-") as folder:
-        sim = Headless(Path(folder), seed=seed)
+    with headless(seed, "tableside-latency-") as sim:
         watch = Stopwatch(sim)
-        for line in new_game_script(players):
-            sim.command(line)
-        pilot = Autopilot(sim, seed)
-        if steps is None:
-            pilot.play()
-        else:
-            pilot.play(limit=steps)
-        sim.close()
+        play_out(sim, players, seed, steps)
     if not watch.samples:
         raise SystemExit("no button event was timed")
     return {

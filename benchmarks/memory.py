@@ -24,9 +24,9 @@ import argparse
 import resource
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
+from autoplay import headless, play_out
 from report import report
 
 # ru_maxrss is in kibibytes on Linux and in bytes on macOS.
@@ -35,21 +35,14 @@ RSS_UNIT = 1 if sys.platform == "darwin" else 1024
 
 def play(players: int, seed: int, steps: int | None) -> None:
     """The child's work: one game, start screen to game over (or ``steps`` screens)."""
-    from firmware_app.autopilot import Autopilot, new_game_script
-    from firmware_app.headless import Headless
+    with headless(seed, "tableside-memory-") as sim:
 
-    with tempfile.TemporaryDirectory(prefix="tableside-memory-") as folder:
-        sim = Headless(Path(folder), seed=seed)
-        for line in new_game_script(players):
-            sim.command(line)
-        pilot = Autopilot(sim, seed)
-        played = 0
-        while (steps is None or played < steps) and pilot.step():
-            played += 1
+        def forget_records() -> None:
             sim.display.frames.clear()
             sim.buttons.history.clear()
             sim.frames.clear()
-        sim.close()
+
+        play_out(sim, players, seed, steps, after_step=forget_records)
 
 
 def measure(players: int, seed: int, steps: int | None) -> dict:
