@@ -147,7 +147,7 @@ class App:
     def act(self, action: str) -> bool:
         """Play one rules action; show what the table must do, or why not."""
         try:
-            events = self.session.act(action)
+            events = self.session.act(action, now=self.clock())
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
             self.notice(self.t("Not allowed"), [self.t.refusal(error)])
@@ -155,6 +155,13 @@ class App:
         LOG.info("action %s", action)
         self.show_game(events)
         return True
+
+    def resume(self, game_id: int) -> None:
+        """Bring an unfinished game of the journal back to the table."""
+        if self.session is None or self.session.game_id != game_id:
+            self.session = Session.load(self.journal, game_id)
+        LOG.info("resume game %d", game_id)
+        self.show_game()
 
     def show_game(self, events: list[dict] | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
