@@ -24,7 +24,14 @@ from rules.errors import RulesError
 
 LOG = logging.getLogger("tableside.app")
 COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
-DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+DEFAULTS = {
+    "contrast": 255,
+    "sleep_minutes": 5,
+    "bag": "app",
+    "deck": "app",
+    "tags": {},
+    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
+}
 
 
 class App:
