@@ -23,6 +23,7 @@ import curses
 import locale
 import logging
 import os
+import secrets
 import string
 import sys
 import textwrap
@@ -283,17 +284,22 @@ class Simulator:
     The curses part calls ``tick`` every few milliseconds with the real clock
     and ``key`` for each key, once ``ready``; the tests do the same with a
     clock of their own. The app's shuffles and draws take ``seed``, then
-    ``seed + 1`` and so on, one per new game.
+    ``seed + 1`` and so on, one per new game; the status line starts with it.
+    A ``language`` given (``--language``) wins over the stored setting for
+    this run; without one the stored setting holds, English at first.
     """
 
-    def __init__(self, settings: AppSettings, language: str, seed: int, now: float) -> None:
+    def __init__(self, settings: AppSettings, language: str | None, seed: int, now: float) -> None:
         self.now = now
         settings.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(settings.journal)
+        self.log = LogTail()
+        self.log.attach()
         seeds = count(seed)
         self.app = App(
             self.journal,
-            language=language,
+            language=language or "en",
+            overrides={"language": language} if language else None,
             owner_catalogue=settings.catalogue,
             seeds=lambda: next(seeds),
             reader_name=FakeReader.name,
@@ -308,8 +314,7 @@ class Simulator:
         self._tag_off_at: float | None = None
         self._image: Image.Image | None = None
         self._rows = BLANK
-        self.log = LogTail()
-        self.log.attach()
+        LOG.info("seed %d (tableside sim --seed %d draws the same again)", seed, seed)
 
     def close(self) -> None:
         """Let go of the fakes, the journal and the log; the journal keeps the game."""
@@ -388,12 +393,18 @@ class Simulator:
 # ------------------------------------------------------------------- curses
 
 
-def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
+def fresh_seed() -> int:
+    """A seed for a run without ``--seed``: a new game each launch, short enough to retype."""
+    return secrets.randbelow(1_000_000)
+
+
+def run_terminal(state_dir: str | None, language: str | None, seed: int | None) -> int:
     """Play on the keyboard until ``q``; the exit status for ``tableside sim``.
 
     The journal lives in the simulator's default state folder unless
     ``state_dir`` is given, so a game survives quitting and is offered for
-    resuming next time.
+    resuming next time. Without ``seed``, a fresh one; it is shown on the
+    status line and printed on the way out, so a game can be dealt again.
     """
     with suppress(locale.Error):  # an unknown LANG: the UTF-8 check says what to do
         locale.setlocale(locale.LC_ALL, "")  # curses writes in the locale's encoding
@@ -403,6 +414,7 @@ def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
         return 1
     environ = {**os.environ, **({"TABLESIDE_STATE_DIR": state_dir} if state_dir else {})}
     settings = load_config(None, environ=environ).app
+    seed = fresh_seed() if seed is None else seed
     sim = Simulator(settings, language, seed, time.monotonic())
     try:
         curses.wrapper(_play, sim)
@@ -411,6 +423,7 @@ def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
     finally:
         sim.close()
     print(f"The journal is kept in {settings.journal}; tableside sim goes on from there.")
+    print(f"This run's seed was {seed}: tableside sim --seed {seed} draws the same again.")
     return 0
 
 

@@ -26,10 +26,14 @@ def score_position(catalogue, position: dict) -> tuple[ScoreSheet, list[str]]:
     advanced = position.get("variant", "family") == "advanced"
     problems: list[str] = []
     figurants, missions = {}, {}
+    dealt: dict[str, int] = {}  # penguin -> the player who has it
     build_figurant = advanced_figurant if advanced else figurant_card
     build_mission = advanced_mission if advanced else mission_card
     for number, player in enumerate(players, start=1):
         where = f"player {number}"
+        if not isinstance(player, dict):
+            problems.append(f"{where}: expected an object with the player's cards")
+            continue
         for card in player.get("figurants", []) + player.get("discarded", []):
             found = _known(
                 catalogue.figurants, card, build_figurant, f"{where}: figurant", problems
@@ -40,7 +44,15 @@ def score_position(catalogue, position: dict) -> tuple[ScoreSheet, list[str]]:
                 catalogue.missions, mission, build_mission, f"{where}: mission", problems
             )
             missions[mission] = found
-        _find(catalogue.penguins, player.get("penguin"), f"{where}: penguin", problems)
+        penguin = player.get("penguin")
+        _find(catalogue.penguins, penguin, f"{where}: penguin", problems)
+        if isinstance(penguin, str) and penguin in dealt:
+            problems.append(
+                f"{where}: penguin '{penguin}' is player {dealt[penguin]}'s already "
+                "(each player has a penguin of their own)"
+            )
+        elif isinstance(penguin, str):
+            dealt[penguin] = number
         _tokens_left(player.get("tokens", 0), where, problems)
     if problems:
         raise PositionError("; ".join(problems))
