@@ -39,8 +39,8 @@ class UsageError(CommandError):
     """Options that do not go together: reported as one line, exit status 2 (as argparse)."""
 
 
-def expected_lines(error: Exception) -> list[str] | None:
-    """The lines an expected error is reported as, one per problem; ``None`` for a bug."""
+def expected_problems(error: Exception) -> list[str] | None:
+    """What an expected error is reported as, one item per problem; ``None`` for a bug."""
     from firmware_app.journal import JournalError
     from hw.errors import HardwareError
     from rules.catalogue import CatalogueError
@@ -375,12 +375,13 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         return INTERRUPTED
     except Exception as error:
-        lines = expected_lines(error)
-        if lines is None:
+        problems = expected_problems(error)
+        if problems is None:
             LOG.exception("unexpected error, a bug: please report it with this traceback")
             return 1
-        for line in lines:
-            print(f"tableside: {line}", file=sys.stderr)
+        for problem in problems:
+            for line in problem.splitlines():  # a record's catalogue problems, one a line
+                print(f"tableside: {line}", file=sys.stderr)
         return 2 if isinstance(error, UsageError) else 1
 
 

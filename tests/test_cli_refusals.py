@@ -14,10 +14,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from firmware_app.catalogue_files import load_popiel
 from firmware_app.cli import CLOSED_PIPE, main
 from firmware_app.flows.popiel import REWARD_NAMES
+from rules.pingwiny.position import PositionError, score_position
 from rules.popiel.game import KINDS, PopielGame, PopielOptions
 from rules.record import new_record
 
@@ -157,6 +160,36 @@ def test_a_new_card_with_its_name_is_still_taken(tmp_path, capsys):
     owner.write_text('[[figurant]]\nid = "karta-43"\nname = "Nowa karta"\n')
     assert main(["catalogue", "check", str(owner)]) == 0
     assert capsys.readouterr().out.startswith("ok\n")
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("variant",), ["family"]),
+        (("game",), {"a": 1}),
+        (("options",), []),
+        (("options", "seed"), "x"),
+        (("options", "players"), 2.5),
+        (("options", "first"), 1.5),
+        (("catalogue", "penguin"), 5),
+        (("actions",), {"a": 1}),
+        (("actions", 3), 5),
+    ],
+)
+def test_a_record_with_a_value_of_the_wrong_shape_is_refused_with_a_reason(
+    tmp_path, capsys, path, value
+):
+    record = json.loads(RECORD.read_text())
+    *parents, last = path
+    table = record
+    for key in parents:
+        table = table[key]
+    table[last] = value
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(record))
+    assert main(["replay", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert err and all(line.startswith("tableside: ") for line in err.splitlines()), err
 
 
 def popiel_record(seed: int) -> tuple[dict, tuple]:
@@ -329,3 +362,30 @@ def test_an_unexpected_error_keeps_its_traceback(capsys, monkeypatch, caplog):
     (record,) = caplog.records
     assert record.name == "tableside.cli" and record.levelname == "ERROR"
     assert isinstance(record.exc_info[1], ZeroDivisionError)  # logged with its traceback
+
+
+# --------------------------------------------------------- any end position
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=4,
+)
+IDS = st.sampled_from(["rico", "skipper", "hans", "becky", "najlepszy-wrog", "nobody"])
+FIELD = st.one_of(
+    JSON, IDS, st.lists(IDS, max_size=4), st.dictionaries(st.sampled_from(["red", "pink"]), JSON)
+)
+KEYS = ["name", "penguin", "figurants", "discarded", "mission", "missions", "tokens"]
+POSITIONS = st.fixed_dictionaries(
+    {"players": st.lists(st.dictionaries(st.sampled_from(KEYS), FIELD) | JSON, max_size=5)},
+    optional={"variant": st.sampled_from(["family", "advanced", 5])},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(position=POSITIONS)
+def test_any_end_position_is_scored_or_refused_with_a_reason(demo, position):
+    try:
+        score_position(demo, position)
+    except PositionError as error:
+        assert str(error)
