@@ -41,7 +41,10 @@ class App:
         seeds=lambda: secrets.randbits(63),
         reader_name: str = "none",
         defaults: dict | None = None,
+        overrides: dict | None = None,
     ) -> None:
+        """``defaults`` are settings until the table changes them; ``overrides`` (command-line
+        flags) win over the stored settings for this run only and are not saved."""
         self.journal = journal
         self.clock = clock
         self.seed = seeds
@@ -49,6 +52,7 @@ class App:
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
         defaults = {**DEFAULTS, **(defaults or {}), "language": language}
         self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
+        self.settings.update(overrides or {})
         self.language = self.settings["language"]
         self.t = Translator(self.language)
         self.reader_name = reader_name

@@ -26,8 +26,10 @@ edges ``(pressed, at)`` and the same :class:`ButtonMachine` turns them into
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
@@ -46,6 +48,8 @@ if TYPE_CHECKING:
     from gpiozero import DigitalInputDevice
     from gpiozero.pins import Factory
 from hw.events import ButtonEvent, Press
+
+LOG = logging.getLogger("tableside.hw.buttons")
 
 # The reference wiring (BCM numbers), navigation buttons first.
 REFERENCE_PINS: Mapping[str, int] = MappingProxyType(
@@ -407,11 +411,23 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
     if given is not None:
         registry = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
         choose(key, "pin factory", given, sorted(registry))
-    try:
-        if given is None:
-            Device.ensure_pin_factory()
-            return Device.pin_factory
-        return registry[given].load()()
-    except Exception as error:  # each pin library fails in its own way
-        which = "gpiozero's default" if given is None else repr(given)
-        raise DeviceUnavailable(f"{key}: cannot start pin factory {which}: {error}") from error
+    # gpiozero warns once for each pin library it falls back from, each warning
+    # with its source line: they are folded into the error's one line, or
+    # logged a line each when a later library works.
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            if given is None:
+                Device.ensure_pin_factory()
+                factory = Device.pin_factory
+            else:
+                factory = registry[given].load()()
+        except Exception as error:  # each pin library fails in its own way
+            which = "gpiozero's default" if given is None else repr(given)
+            tried = "; ".join(str(warning.message) for warning in fallbacks)
+            tried = f" ({tried})" if tried else ""
+            message = f"{key}: cannot start pin factory {which}: {error}{tried}"
+            raise DeviceUnavailable(message) from error
+    for warning in fallbacks:
+        LOG.info("%s: %s", key, warning.message)
+    return factory
