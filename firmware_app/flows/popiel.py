@@ -218,8 +218,14 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("No window left: the king is devoured!"))
         elif kind == "extra_move":
             lines.append(t("Extra move: take a tile from the draw spaces and place it."))
-        elif kind == "draw_tile":
+        elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
+        elif kind == "draw_tile":
+            lines.append(t("Take a tile from the draw spaces."))
+        elif kind == "no_tile_to_draw":
+            lines.append(t("No tile left to draw."))
+        elif kind == "no_tile_for_extra":
+            lines.append(t("No tile on the draw spaces: no extra move."))
         elif kind == "no_reward_left":
             lines.append(t("No reward token is left."))
         elif kind == "game_over":
