@@ -253,8 +253,8 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def _do_correct(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         if len(a) > 1 and a[1] == "mission":
             raise IllegalAction("illegal.correct_mission_advanced")
-        correct(s, a, self.cards)
-        events.append({"event": "corrected", "action": str(a)})
+        correct(s, a, self.cards, events)
+        self._resume(s, events)
 
     _handlers = {
         "draw": _do_draw,
