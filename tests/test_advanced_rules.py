@@ -168,7 +168,7 @@ def test_setup_a_fixed_deck_order_is_for_the_app_deck_only(demo):
 def test_turn_is_four_actions_the_same_one_repeated_if_wished(demo):
     game, s = at(demo)
     s = fields(s, board=tokens(red=8))
-    s, _ = play(game, s, "move gorilla middle", "take 1", "take 2")
+    s, _ = play(game, s, "move gorilla", "take 1", "take 2")
     assert (s.current, s.actions_left) == (0, 1)
     s, events = play(game, s, "take 1")
     assert (s.current, s.phase, s.actions_left) == (1, "act", 4)
@@ -183,9 +183,9 @@ def test_move_to_an_orthogonal_neighbour_for_one_action(demo):
     assert {a[1] for a in verbs(game, s, "move")} == {"gate", "gorilla", "gastro", "storehouse"}
     corner = seat(s, 0, square=LEMUR)
     assert {a[1] for a in verbs(game, corner, "move")} == {"gate", "gorilla"}
-    assert refused(game, corner, "move hq middle") == "illegal.not_adjacent"
-    assert refused(game, corner, "move chimp middle") == "illegal.not_adjacent"
-    s, events = play(game, s, "move gate middle")
+    assert refused(game, corner, "move hq") == "illegal.not_adjacent"
+    assert refused(game, corner, "move chimp") == "illegal.not_adjacent"
+    s, events = play(game, s, "move gate")
     assert (s.players[0].square, s.players[0].spot, s.actions_left) == (GATE, "middle", 3)
     assert events == [{"event": "moved", "player": 0, "location": "gate", "spot": "middle"}]
 
@@ -193,10 +193,10 @@ def test_move_to_an_orthogonal_neighbour_for_one_action(demo):
 def test_move_push_aside_a_blocking_penguin_for_one_more_action(demo):
     game, s = at(demo)
     s = seat(s, 1, square=GASTRO, spot="w")  # the edge of the Gastro zone facing Headquarters
-    s, events = play(game, s, "move gastro w")
+    s, events = play(game, s, "move gastro")
     assert {"event": "pushed", "player": 1, "by": 0} in events
     assert (s.players[1].square, s.players[1].spot) == (GASTRO, "middle")
-    assert (s.players[0].square, s.players[0].spot) == (GASTRO, "w")
+    assert (s.players[0].square, s.players[0].spot) == (GASTRO, "middle")
     assert s.actions_left == 2
 
 
@@ -204,41 +204,78 @@ def test_move_push_aside_is_refused_with_one_action_left(demo):
     game, s = at(demo)
     s = fields(seat(s, 1, square=GASTRO, spot="w"), actions_left=1)
     assert not any(a[1] == "gastro" for a in verbs(game, s, "move"))
-    assert refused(game, s, "move gastro middle") == "illegal.push_needs_two"
+    assert refused(game, s, "move gastro") == "illegal.push_needs_two"
 
 
-def test_block_stop_in_the_middle_or_on_a_free_edge_facing_another_tile(demo):
+def test_move_stops_in_the_middle_of_the_tile(demo):
     game, s = at(demo)
-    s = seat(s, 1, square=GATE, spot="e")
-    spots = [a[2] for a in verbs(game, s, "move") if a[1] == "gate"]
-    assert spots == ["middle", "s", "w"], "n is the board's rim; e is taken"
-    assert refused(game, s, "move gate e") == "illegal.spot_taken"
-    assert refused(game, s, "move gate n") == "illegal.spot_taken"
-    s, _ = play(game, s, "move gate w")
+    s, events = play(game, s, "move gate")
+    assert (s.players[0].square, s.players[0].spot) == (GATE, "middle")
+    assert refused(game, s, "move gorilla w", MalformedAction) == "action.bad_arguments"
+
+
+def test_block_is_an_action_of_its_own_after_stopping(demo):
+    """ "Block – after stopping on a location tile, a penguin may stand in the middle of the
+    tile, or on a square blockade field at an edge of its choice": one of the five types of
+    action, so taking a blockade field costs an action of its own."""
+    game, s = at(demo)
+    s, _ = play(game, s, "move gate")
+    assert s.actions_left == 3
+    s, events = play(game, s, "block s")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (GATE, "s", 2)
+    assert events == [{"event": "blocked", "player": 0, "location": "gate", "spot": "s"}]
+
+
+def test_block_without_moving_that_turn(demo):
+    game, s = at(demo)
+    assert {a[1] for a in verbs(game, s, "block")} == {"n", "e", "s", "w"}, "from the middle"
+    s, _ = play(game, s, "block e")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (HQ, "e", 3)
+    s, _ = play(game, s, "block middle")
+    assert (s.players[0].spot, s.actions_left) == ("middle", 2), "back to the middle: an action"
+
+
+def test_block_stand_in_the_middle_or_on_a_free_edge_facing_another_tile(demo):
+    game, s = at(demo)
+    s = seat(seat(s, 0, square=GATE), 1, square=GATE, spot="e")
+    assert [a[1] for a in verbs(game, s, "block")] == ["s", "w"], "n is the rim; e is taken"
+    assert refused(game, s, "block e") == "illegal.spot_taken"
+    assert refused(game, s, "block n") == "illegal.spot_taken"
+    assert refused(game, s, "block middle") == "illegal.already_on_spot"
+    assert refused(game, s, "block up", MalformedAction) == "action.bad_arguments"
+    s, _ = play(game, s, "block w")
     assert (s.players[0].spot, s.players[1].spot) == ("w", "e")
+
+
+def test_block_allowed_while_staying_on_headquarters(demo):
+    game, s = at(demo)
+    s = fields(s, stay=True)
+    assert not verbs(game, s, "move") and len(verbs(game, s, "block")) == 4
+    s, _ = play(game, s, "block n")
+    assert (s.players[0].square, s.players[0].spot) == (HQ, "n")
 
 
 def test_block_many_penguins_may_stand_in_the_middle(demo):
     game, s = at(demo, players=3)
     s = seat(seat(s, 1, square=GATE), 2, square=GATE)
-    s, _ = play(game, s, "move gate middle")
+    s, _ = play(game, s, "move gate")
     assert [p.spot for p in s.players] == ["middle"] * 3 and s.actions_left == 3
 
 
 def test_blockade_hinders_only_entering_not_leaving(demo):
     game, s = at(demo)
     s = seat(s, 1, spot="n")  # on Headquarters, on the edge facing the Zoo gate
-    s, events = play(game, s, "move gate middle")
+    s, events = play(game, s, "move gate")
     assert s.actions_left == 3 and not any(e["event"] == "pushed" for e in events)
     assert s.players[1].spot == "n"
-    s, events = play(game, s, "move hq middle")
+    s, events = play(game, s, "move hq")
     assert s.actions_left == 1 and {"event": "pushed", "player": 1, "by": 0} in events
 
 
 def test_blockade_hinders_only_the_edge_it_stands_on(demo):
     game, s = at(demo)
     s = seat(seat(s, 0, square=CHIMP), 1, square=GASTRO, spot="w")
-    s, events = play(game, s, "move gastro middle")  # through the northern edge
+    s, events = play(game, s, "move gastro")  # through the northern edge
     assert s.actions_left == 3 and s.players[1].spot == "w"
 
 
@@ -283,9 +320,8 @@ def test_otter_moves_to_any_other_location_ignoring_blockades(demo):
     s = seat(s, 0, square=OTTER)
     s = seat(seat(s, 1, square=LEMUR, spot="e"), 2, square=LEMUR, spot="s")
     assert {a[1] for a in verbs(game, s, "otter")} == set(LAYOUT) - {"otter"}
-    assert [a[2] for a in verbs(game, s, "otter") if a[1] == "lemur"] == ["middle"]
-    s, events = play(game, s, "otter lemur middle")
-    assert (s.players[0].square, s.actions_left) == (LEMUR, 3)
+    s, events = play(game, s, "otter lemur")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (LEMUR, "middle", 3)
     assert [(p.square, p.spot) for p in s.players[1:]] == [(LEMUR, "e"), (LEMUR, "s")]
     assert not any(e["event"] == "pushed" for e in events)
 
@@ -293,7 +329,7 @@ def test_otter_moves_to_any_other_location_ignoring_blockades(demo):
 def test_otter_moves_to_another_location_not_the_same(demo):
     game, s = at(demo)
     s = seat(s, 0, square=OTTER)
-    assert refused(game, s, "otter otter middle") == "illegal.already_there"
+    assert refused(game, s, "otter otter") == "illegal.already_there"
 
 
 @pytest.mark.parametrize(
@@ -516,7 +552,7 @@ def test_headquarters_the_penguin_stays_there_for_the_rest_of_the_turn(demo):
     s = seat(s, 0, figurants=(card, "buck-rogut"))  # Buck Rogut's action moves the penguin
     s, _ = play(game, s, "roll 6")
     assert s.stay and not verbs(game, s, "move")
-    assert refused(game, s, "move gate middle") == "illegal.stay_at_hq"
+    assert refused(game, s, "move gate") == "illegal.stay_at_hq"
     assert not any(a[1] == "buck-rogut" for a in verbs(game, s, "use"))
     assert refused(game, s, "use buck-rogut gate middle") == "illegal.effect_impossible"
     assert verbs(game, s, "penguin"), "other actions remain"
@@ -616,7 +652,7 @@ def test_end_of_turn_draw_with_the_table_bag_names_the_two_tokens(demo):
     s, _ = play(game, s, "take 1")
     assert (s.phase, s.current) == ("end_draw", 0)
     assert refused(game, s, "draw red") == "illegal.draw_count"
-    assert refused(game, s, "move gate middle") == "illegal.phase_end_draw"
+    assert refused(game, s, "move gate") == "illegal.phase_end_draw"
     before = s.players[0].tokens
     s, _ = play(game, s, "draw blue blue")
     assert s.players[0].tokens[BLUE] == before[BLUE] + 2
@@ -760,7 +796,7 @@ def test_end_when_the_last_player_ends_it_the_game_ends_with_their_turn(demo):
     s = fields(s, markers=tuple(sq for sq in range(9) if sq not in (HQ, LEMUR)))
     s, events = play(game, s, "roll 1", "officer lemur")
     assert s.phase == "over" and events[-1] == {"event": "game_over"}
-    assert refused(game, s, "move gate middle") == "illegal.game_over"
+    assert refused(game, s, "move gate") == "illegal.game_over"
 
 
 def test_end_removing_a_marker_does_not_stop_the_end(demo):
@@ -783,7 +819,7 @@ def test_end_final_figurant_actions_from_the_first_player_one_each(demo):
     assert (s.phase, s.current) == ("final", 1)
     assert [str(a) for a in game.legal_actions(s)] == ["use gladys", "use shawna", "pass"]
     assert refused(game, s, "penguin") == "illegal.phase_final"
-    assert refused(game, s, "move gate middle") == "illegal.phase_final"
+    assert refused(game, s, "move gate") == "illegal.phase_final"
     s, _ = play(game, s, "use gladys")
     assert s.players[1].discarded == ("gladys",) and s.current == 2
     s, _ = play(game, s, "pass")
@@ -929,7 +965,7 @@ def test_table_deck_figurants_and_missions_are_named_when_laid_out(demo):
     assert s.faceup == (None,) * 4 and s.pending == (0, 1, 2, 3)
     assert s.mission_row == (None,) * 3 and s.pending_missions == (0, 1, 2)
     assert [a[1] for a in game.legal_actions(s)] == sorted(game.cards.deck)
-    assert refused(game, s, "move gate middle") == "illegal.reveal_first"
+    assert refused(game, s, "move gate") == "illegal.reveal_first"
     s = reveal_all(game, s, keep=())
     assert None not in s.faceup and None not in s.mission_row
     assert refused(game, s, "reveal becky") == "illegal.no_reveal_expected"
@@ -953,14 +989,14 @@ def test_table_deck_a_named_card_must_be_in_the_deck(demo):
         ("exchange yellow>red", "illegal.phase_act"),
         ("done", "illegal.phase_act"),
         ("take 1", "illegal.not_here"),
-        ("otter gate middle", "illegal.not_here"),
+        ("otter gate", "illegal.not_here"),
         ("lemur czlowieki", "illegal.not_here"),
         ("gate figurants", "illegal.not_here"),
         ("gastro", "illegal.not_here"),
         ("use gladys", "illegal.card_not_held"),
         ("pass", "illegal.pass_while_able"),
         ("reveal becky", "illegal.no_reveal_expected"),
-        ("move chimp middle", "illegal.not_adjacent"),
+        ("move chimp", "illegal.not_adjacent"),
         ("hq nobody", "illegal.card_not_faceup"),
         ("correct mission czlowieki p1", "illegal.correct_mission_advanced"),
     ],
@@ -975,9 +1011,10 @@ def test_refused_action_gives_its_reason_and_changes_nothing(demo, action, key):
     [
         (HQ, "", "action.empty"),
         (HQ, "fly", "action.unknown_verb"),
-        (HQ, "move moon middle", "action.unknown_location"),
-        (HQ, "move gate", "action.bad_arguments"),
+        (HQ, "move moon", "action.unknown_location"),
+        (HQ, "move", "action.bad_arguments"),
         (HQ, "move gate up", "action.bad_arguments"),
+        (HQ, "block up", "action.bad_arguments"),
         (OTTER, "otter gate up", "action.bad_arguments"),
         (GORILLA, "take 3", "action.bad_arguments"),
         (GATE, "gate tokens", "action.bad_arguments"),
@@ -1000,12 +1037,13 @@ def test_refusals_say_why_in_english_and_polish(demo):
     assert raised.value.text("en") == "You must use all 4 actions while one is possible."
 
 
-def test_pass_only_when_nothing_else_is_possible(demo):
+def test_turn_four_actions_no_pass_a_block_is_always_possible(demo):
+    """ "In your turn you must perform 4 actions": after an acquisition, with nothing to pay
+    and no card action, the penguin staying on Headquarters still has the Block action."""
     game, s, _ = acquired(demo)
     s = seat(s, 0, penguin_used=True, figurants=())
     s, _ = play(game, s, "roll 6")
-    assert game.legal_actions(s) == [Action("pass")], "on Headquarters with nothing to pay"
-    s, events = play(game, s, "pass")
-    assert {"event": "passed", "player": 0, "actions": 3} in events
-    assert (s.current, s.actions_left) == (1, 4)
+    assert {a.verb for a in game.legal_actions(s)} == {"block"}
     assert refused(game, s, "pass") == "illegal.pass_while_able"
+    s, _ = play(game, s, "block n", "block middle", "block s")
+    assert (s.current, s.actions_left) == (1, 4)

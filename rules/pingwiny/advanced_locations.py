@@ -19,7 +19,7 @@ from rules import rng
 from rules.actions import Action, arity
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction
-from rules.pingwiny import dealing, effects, exchange
+from rules.pingwiny import dealing, exchange
 from rules.pingwiny.advanced_state import AdvancedState, Seat
 from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.state import NO_TOKENS, add, set_player
@@ -39,12 +39,7 @@ class Locations:
             c = SUPPLY[location]
             return [Action("take", str(n)) for n in (1, 2) if s.board[c] >= n]
         if location == "otter":
-            return [
-                Action("otter", s.layout[sq], spot)
-                for sq in range(9)
-                if sq != seat.square
-                for spot in effects.free_spots(s, sq, p)
-            ]
+            return [Action("otter", s.layout[sq]) for sq in range(9) if sq != seat.square]
         if location == "lemur":
             if len(seat.missions) >= self._mission_limit(seat):
                 return []

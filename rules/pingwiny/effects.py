@@ -73,12 +73,7 @@ def options(game, s, p: int, card: str, effect) -> list[tuple[str, ...]]:
     if do == "move":
         if s.stay:
             return []
-        return [
-            (s.layout[square], spot)
-            for square in range(9)
-            if square != s.players[p].square
-            for spot in free_spots(s, square, p)
-        ]
+        return [(s.layout[square],) for square in range(9) if square != s.players[p].square]
     raise ValueError(f"unknown effect {do!r}")
 
 
@@ -95,12 +90,6 @@ def _bag_picks(counts: tuple[int, ...], k: int) -> list[tuple[str, ...]]:
 def _targets(game, s, p: int, card: str) -> list[int]:
     """Other players this card's action may affect (``immune`` cards protect)."""
     return [q for q in range(len(s.players)) if q != p and not game.immune(s, q, card)]
-
-
-def free_spots(s, square: int, mover: int) -> list[str]:
-    """Where a penguin may stand on ``square``: the middle or a free inner edge."""
-    taken = {seat.spot for q, seat in enumerate(s.players) if q != mover and seat.square == square}
-    return [geometry.MIDDLE] + [e for e in geometry.INNER_EDGES[square] if e not in taken]
 
 
 # -------------------------------------------------------------------- apply
@@ -184,8 +173,8 @@ def _play_remove_marker(game, s, p, effect, words, events) -> None:
 
 def _play_move(game, s, p, effect, words, events) -> None:
     square = s.layout.index(words[0])
-    set_player(s, p, square=square, spot=words[1])
-    events.append({"event": "moved", "player": p, "location": words[0], "spot": words[1]})
+    set_player(s, p, square=square, spot=geometry.MIDDLE)
+    events.append({"event": "moved", "player": p, "location": words[0], "spot": geometry.MIDDLE})
 
 
 def _receive(s, p: int, colours: list[int], source: str, events: list[dict]) -> None:
