@@ -6,6 +6,8 @@ part of the table its clause is about. Values the rulebook does not print
 (costs, points, effects) come from the demo deck.
 """
 
+import dataclasses
+
 import pytest
 from advanced_helpers import LAYOUT, new_advanced, reveal_all
 from family_helpers import tokens
@@ -14,6 +16,7 @@ from positions import with_fields as fields
 from positions import with_player as seat
 
 from rules.actions import Action
+from rules.catalogue.effects import PARAMETERS, Effect
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny.advanced import TILES
@@ -618,10 +621,144 @@ def test_penguin_action_once_per_game(demo):
 
 def test_card_action_cannot_touch_a_player_protected_by_maurice(demo):
     game, s = at(demo, players=3)
-    s = seat(s, 0, figurants=("mort",))  # takes a token from another penguin
-    s = seat(s, 1, figurants=("maurice",))
-    assert verbs(game, s, "use") == [Action("use", "mort", "p3")]
-    assert refused(game, s, "use mort p2") == "illegal.effect_choice"
+    s = seat(s, 0, figurants=("king-julian",))  # takes a token of its choice from a penguin
+    s = seat(seat(s, 1, figurants=("maurice",), tokens=tokens(red=1)), 2, tokens=tokens(blue=1))
+    assert verbs(game, s, "use") == [Action("use", "king-julian", "p3", "blue")]
+    assert refused(game, s, "use king-julian p2 red") == "illegal.effect_choice"
+
+
+def with_effect(game, card: str, do: str, **params):
+    """``game`` with ``card``'s effect replaced (on this game's own copy of the card table)."""
+    effect = Effect(do, tuple((name, params[name]) for name, _ in PARAMETERS[do]))
+    figurant = dataclasses.replace(game.cards.figurants[card], effect=effect)
+    figurants = {**game.cards.figurants, card: figurant}
+    game.cards = dataclasses.replace(game.cards, figurants=figurants)
+    return game
+
+
+def test_card_effect_others_discard_every_other_player_loses_a_random_token(demo):
+    """Mort's kind: "every other player discards a random token", each where its colour goes."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1))
+    s = seat(s, 2, tokens=tokens(white=1, black=1))
+    assert verbs(game, s, "use") == [Action("use", "mort")]
+    board, bag = s.board, s.bag
+    s, events = play(game, s, "use mort")
+    assert [e for e in events if e["event"] == "lost"][0] == {
+        "event": "lost",
+        "player": 1,
+        "lost": "red",
+    }
+    assert [sum(p.tokens) for p in s.players[1:]] == [0, 1] and s.actions_left == 3
+    assert s.board[RED] == board[RED] + 1, "the red token goes to the Gorilla enclosure"
+    assert sum(s.bag) == sum(bag) + 1
+    assert s.players[0].discarded == ("mort",)
+
+
+def test_card_effect_others_discard_the_token_is_random(demo):
+    game, s = at(demo)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=1, green=1))
+    lost = {play(game, fields(s, rng=seed), "use mort")[0].players[1].tokens for seed in range(12)}
+    assert len(lost) == 3
+
+
+def test_card_effect_others_discard_spares_maurice_and_empty_hands(demo):
+    game, s = at(demo, players=3)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, figurants=("maurice",), tokens=tokens(red=2))
+    s = seat(s, 2, tokens=tokens())
+    assert not verbs(game, s, "use"), "nobody it may touch holds a token"
+    assert refused(game, s, "use mort") == "illegal.effect_impossible"
+
+
+def test_card_effect_others_discard_with_the_tables_bag_names_each_token_in_turn_order(demo):
+    game, s = at(demo, players=3, bag="table")
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=1))
+    s = seat(s, 2, tokens=tokens(white=1))
+    s, _ = play(game, s, "use mort")
+    assert (s.phase, s.losers) == ("lose", (1, 2))
+    assert game.legal_actions(s) == [Action("lose", "red"), Action("lose", "blue")]
+    s, events = play(game, s, "lose blue", "lose white")
+    assert [e["event"] for e in events].count("lost") == 2
+    assert (s.phase, s.actions_left, s.current) == ("act", 3, 0)
+    assert [p.tokens for p in s.players[1:]] == [tokens(red=1), tokens()]
+
+
+def test_card_effect_steal_choice_takes_the_token_chosen_from_another_player(demo):
+    """King Julian's kind: "take a token of your choice from another player"."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal_choice", count=1)
+    s = seat(seat(s, 0, figurants=("king-julian",), tokens=tokens()), 1, tokens=tokens(red=1))
+    s = seat(s, 2, tokens=tokens(blue=1, yellow=2))
+    choices = [a[2:] for a in verbs(game, s, "use")]
+    assert choices == [("p2", "red"), ("p3", "blue"), ("p3", "yellow")]
+    s, events = play(game, s, "use king-julian p3 yellow")
+    assert s.players[0].tokens == tokens(yellow=1)
+    assert s.players[2].tokens == tokens(blue=1, yellow=1)
+    assert {"event": "took_from", "player": 0, "from": 2, "tokens": ["yellow"]} in events
+
+
+def test_card_effect_steal_choice_not_from_a_player_protected_by_maurice(demo):
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal_choice", count=1)
+    s = seat(s, 0, figurants=("king-julian",))
+    s = seat(seat(s, 1, figurants=("maurice",), tokens=tokens(red=1)), 2, tokens=tokens(red=1))
+    assert verbs(game, s, "use") == [Action("use", "king-julian", "p3", "red")]
+    assert refused(game, s, "use king-julian p2 red") == "illegal.effect_choice"
+
+
+def test_card_effect_acquire_pays_takes_the_card_and_rolls_for_officer_x(demo):
+    """An acquisition by a card's effect is an acquisition: "After acquiring a figurant card,
+    you must immediately roll the die"."""
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    s = seat(s, 0, square=CHIMP, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    assert Action("use", "gladys", card) in verbs(game, s, "use")
+    top = s.deck[0][0]
+    s, events = play(game, s, f"use gladys {card}")
+    assert s.players[0].figurants == (card,) and s.players[0].discarded == ("gladys",)
+    assert top in s.faceup and s.phase == "roll" and s.actions_left == 3
+    assert not s.stay, "only the Headquarters action keeps the penguin there"
+    assert [e["event"] for e in events] == ["acquired", "revealed", "used"]
+
+
+def test_card_effect_acquire_can_unmask_its_own_player(demo):
+    """ "The player who caused Officer X to appear is also subject to unmasking if their
+    penguin stands on the location where they placed the marker." """
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    cost = game.cards.figurants[card].cost
+    s = seat(
+        s,
+        0,
+        square=CHIMP,
+        figurants=("gladys",),
+        tokens=tuple(n + (c == RED) for c, n in enumerate(cost)),
+    )
+    s, _ = play(game, s, f"use gladys {card}", "roll 1")
+    assert s.phase == "officer" and Action("officer", "chimp") in game.legal_actions(s)
+    s, events = play(game, s, "officer chimp")
+    assert {"event": "officer_x", "location": "chimp", "unmasked": [0]} in events
+    assert {"event": "unmasked", "player": 0, "lost": "red"} in events
+    assert s.players[0].tokens == tokens() and (s.phase, s.actions_left) == ("act", 3)
+
+
+def test_card_effect_acquire_as_a_final_action_rolls_then_the_final_actions_go_on(demo):
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    s = seat(s, 0, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    s = seat(s, 1, figurants=("shawna",))  # takes a yellow token from the Souvenir shop
+    s = fields(s, phase="final", final_left=(0, 1), board=tokens(yellow=2))
+    s, _ = play(game, s, f"use gladys {card}")
+    assert s.phase == "roll"
+    s, _ = play(game, s, "roll 6")
+    assert (s.phase, s.current, s.final_left) == ("final", 1, (1,))
 
 
 # ------------------------------------------------------------- end of turn
@@ -954,10 +1091,11 @@ def test_table_die_the_roll_is_given(demo):
 
 def test_table_steal_names_the_tokens_taken(demo):
     game, s = at(demo, bag="table")
-    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=2))
-    assert verbs(game, s, "use") == [Action("use", "mort", "p2", c) for c in ("red", "blue")]
-    s, _ = play(game, s, "use mort p2 blue")
-    assert s.players[1].tokens == tokens(red=1, blue=1)
+    s = seat(seat(s, 0, figurants=("hans",)), 1, tokens=tokens(red=1, blue=2))  # 2 at random
+    picks = ("red+blue", "blue+blue")
+    assert verbs(game, s, "use") == [Action("use", "hans", "p2", c) for c in picks]
+    s, _ = play(game, s, "use hans p2 blue+blue")
+    assert s.players[1].tokens == tokens(red=1)
 
 
 def test_table_deck_figurants_and_missions_are_named_when_laid_out(demo):

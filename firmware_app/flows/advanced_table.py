@@ -144,7 +144,7 @@ def _event(t, game, e: dict) -> list[str]:
         lines = [t("Officer X marker on the {place}.", place=t.name(e["location"]))]
         unmasked = ", ".join(_who(t, game, q) for q in e["unmasked"])
         return lines + [t("Unmasked: {names}.", names=unmasked) if unmasked else t("Nobody there.")]
-    elif kind == "unmasked":
+    elif kind in ("unmasked", "lost"):
         who = _who(t, game, e["player"])
         return [t("{who} loses {tokens}.", who=who, tokens=t.name(e["lost"]))] + returns(
             t, [e["lost"]]

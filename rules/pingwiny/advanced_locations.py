@@ -195,12 +195,20 @@ class Locations:
             raise MalformedAction("action.bad_arguments", action=str(a))
         if self._here(s) != "hq":
             raise IllegalAction("illegal.not_here", action="hq")
-        card = a[1]
+        self._acquire(s, s.current, a[1], a[2] if len(a) == 3 else None, events)
+        s.stay = True
+        s.actions_left -= 1
+        self._roll_for_officer(s, events)
+
+    def _acquire(self, s: AdvancedState, p: int, card: str, grey, events: list[dict]) -> None:
+        """Pay, the grey reward, the card taken, its space refilled; the die is due next.
+
+        Headquarters and a card's ``acquire`` effect both come here, so both roll.
+        """
         if card not in s.faceup:
             raise IllegalAction("illegal.card_not_faceup", card=card)
-        jokers = parse_jokers(a[2]) if len(a) == 3 else ()
+        jokers = parse_jokers(grey) if grey is not None else ()
         figurant = self.cards.figurants[card]
-        p = s.current
         hand = s.players[p].tokens
         pay = price(card, figurant.cost, jokers, hand)
         for c in range(7):
@@ -221,16 +229,9 @@ class Locations:
                 "paid": [COLOURS[c] for c in range(7) for _ in range(pay[c])],
             }
         )
-        s.stay = True
-        s.actions_left -= 1
         dealing.refill(s, slot, self.app_deck, events)
         low, high = figurant.officer_x
         s.officer = (p, low, high)
-        if self.app_die:
-            s.rng, roll = rng.below(s.rng, 6)
-            self._rolled(s, roll + 1, events)
-        else:
-            s.phase = "roll"
 
     def _mission_limit(self, seat: Seat) -> int:
         extra = any(
