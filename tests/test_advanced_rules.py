@@ -369,6 +369,26 @@ def test_lemur_takes_a_face_up_mission_and_lays_the_top_of_the_deck_in_its_place
     assert after.mission_row[1] == top and after.mission_deck_size == s.mission_deck_size - 1
 
 
+def test_lemur_with_the_mission_deck_empty_the_space_stays_empty(demo):
+    """ "place the top card of the mission deck in its place": with no card left in the
+    mission deck, the space taken from stays empty; the other face-up missions can still be
+    taken."""
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=LEMUR), mission_deck=())
+    mission = s.mission_row[1]
+    s, events = play(game, s, f"lemur {mission}")
+    assert s.mission_row[1] is None and s.players[0].missions == (mission,)
+    assert not any(e["event"] == "mission_revealed" for e in events)
+    assert [a[1] for a in verbs(game, s, "lemur")] == [m for m in s.mission_row if m]
+
+
+def test_lemur_with_no_face_up_mission_left_offers_nothing(demo):
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=LEMUR), mission_deck=(), mission_row=(None,) * 3)
+    assert not verbs(game, s, "lemur")
+    assert refused(game, s, "lemur czlowieki") == "illegal.mission_not_available"
+
+
 def test_lemur_cannot_take_the_top_card_of_the_mission_deck(demo):
     game, s = at(demo)
     s = seat(s, 0, square=LEMUR)
@@ -415,6 +435,27 @@ def test_zoo_gate_puts_the_face_up_missions_under_the_mission_deck(demo):
     assert list(after.mission_row) == top
     assert sorted(g[0] for g in after.mission_deck[-len(row) :]) == sorted(row)
     assert after.faceup == s.faceup and after.actions_left == 3
+
+
+def test_zoo_gate_near_the_end_of_the_mission_deck_brings_some_missions_back(demo):
+    """As with the figurants: the face-up missions go under the deck, then "the same number
+    of cards from the top"; with fewer left in the deck, some of them come straight back."""
+    game, s = at(demo)
+    s = seat(s, 0, square=GATE)
+    row = s.mission_row
+    left = s.mission_deck[:1]
+    s = fields(s, mission_deck=left)
+    after, _ = game.apply(s, "gate missions")
+    assert after.mission_deck_size == 1 and None not in after.mission_row
+    assert set(after.mission_row) | {after.mission_deck[0][0]} == set(row) | {left[0][0]}
+    assert left[0][0] in after.mission_row, "the deck's own card is laid first"
+
+
+def test_zoo_gate_with_an_empty_mission_deck_lays_the_same_missions_again(demo):
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=GATE), mission_deck=())
+    after, _ = game.apply(s, "gate missions")
+    assert sorted(after.mission_row) == sorted(s.mission_row) and after.mission_deck == ()
 
 
 # ----------------------------------------------------------------- gastro
@@ -505,6 +546,36 @@ def test_headquarters_acquires_a_face_up_figurant_and_lays_the_next_card(demo):
     assert after.players[0].figurants == (card,) and after.players[0].tokens == tokens()
     assert after.faceup[slot] == top and after.actions_left == 3
     assert [e["event"] for e in events] == ["acquired", "revealed"]
+
+
+def test_headquarters_the_card_laid_in_its_place_can_be_acquired_with_the_next_action(demo):
+    """ "in one action you can acquire a figurant card, and the new card that takes its place
+    may be acquired with your next action" """
+    game, s = at(demo)
+    card = plain_card(game, s)
+    top = s.deck[0][0]
+    cost = game.cards.figurants[card].cost
+    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost, strict=True))
+    s = seat(s, 0, tokens=both)
+    s, _ = play(game, s, f"hq {card}")
+    assert top in s.faceup and any(a[:2] == ("hq", top) for a in game.legal_actions(s))
+    s, _ = play(game, s, f"hq {top}")
+    assert s.players[0].figurants == (card, top)
+
+
+def test_headquarters_the_order_pay_reward_card_refill_roll_marker_unmasking(demo):
+    """The order of one acquisition: the tokens paid, the grey reward for a 7-token card, the
+    card taken, its space refilled, the die, the marker, the unmasking."""
+    game, s = at(demo, players=3, die="table")
+    s = lay(s, "king-julian")  # a 7-token card, Officer X on 1-4
+    cost = game.cards.figurants["king-julian"].cost
+    s = seat(s, 0, tokens=tuple(n + (c == RED) for c, n in enumerate(cost)))
+    s = seat(seat(s, 1, square=SHOP, tokens=tokens(blue=1)), 2, square=GATE)
+    s, events = play(game, s, "hq king-julian", "roll 1", "officer shop")
+    kinds = [e["event"] for e in events]
+    assert kinds == ["grey_reward", "acquired", "revealed", "rolled", "officer_x", "unmasked"]
+    assert s.players[0].tokens == tokens(red=1, grey=1), "paid first: the grey is a reward"
+    assert s.players[1].tokens == tokens()
 
 
 def test_headquarters_not_the_top_card_of_the_deck(demo):
@@ -918,6 +989,36 @@ def test_end_the_last_card_laid_from_the_deck_starts_the_last_round(demo):
     assert {"event": "last_round", "why": "deck"} in events
 
 
+def test_end_in_a_played_game_the_round_of_the_end_is_played_out(demo):
+    """ "Players complete their turns so that each has the same number of turns": in whole
+    games, from the moment the deck's last card is laid (or the eighth marker placed) the
+    round is completed, then the final actions, then the end."""
+    from test_golden_advanced import eager_game
+
+    for seed, players in ((4, 2), (5, 3), (6, 4)):
+        game, s = new_advanced(demo, players=players, seed=seed)
+        actions, _ = eager_game(game, s, seed)
+        marked = None
+        for action in actions:
+            before = s
+            s, events = game.apply(s, action)
+            if s.last_round and not before.last_round:
+                marked = before.turns
+                assert s.deck_size == 0 or len(s.markers) == 8
+        assert s.phase == "over" and marked is not None
+        assert s.turns % players == 0 and s.turns - marked <= players
+
+
+def test_setup_the_figurant_deck_is_shuffled(demo):
+    orders = set()
+    for seed in range(6):
+        game, s = new_advanced(demo, seed=seed)
+        cards = [c for c in s.faceup if c] + [g[0] for g in s.deck]
+        assert sorted(cards) == sorted(game.cards.deck)
+        orders.add(tuple(cards))
+    assert len(orders) == 6
+
+
 def test_end_the_round_is_completed_then_the_game_ends(demo):
     game, s = at(demo, players=3)
     s = fields(s, current=1, last_round=True)
@@ -1107,6 +1208,30 @@ def test_table_deck_figurants_and_missions_are_named_when_laid_out(demo):
     s = reveal_all(game, s, keep=())
     assert None not in s.faceup and None not in s.mission_row
     assert refused(game, s, "reveal becky") == "illegal.no_reveal_expected"
+
+
+def test_correct_faceup_on_a_waiting_space_ends_the_turn_after_four_actions(demo):
+    """Filling the space an acquisition emptied by ``correct faceup`` instead of ``reveal``
+    ends a turn whose four actions are done: no fifth action."""
+    game, s = at(demo, deck="table")
+    card = plain_card(game, s)
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), actions_left=1)
+    s, _ = play(game, s, f"hq {card}")
+    assert s.pending and (s.current, s.actions_left) == (0, 0)
+    slot = s.pending[0]
+    s, events = play(game, s, f"correct faceup {slot + 1} {sorted(s.deck[0])[-1]}")
+    assert (s.current, s.phase, s.actions_left) == (1, "act", 4)
+    assert {"event": "turn", "player": 1} in events
+
+
+def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
+    game, s = at(demo, deck="table")
+    card = plain_card(game, s)
+    last = s.deck[0][0]
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), deck=((last,),))
+    s, _ = play(game, s, f"hq {card}")
+    s, events = play(game, s, f"correct faceup {s.pending[0] + 1} {last}")
+    assert s.deck == () and s.last_round and {"event": "last_round", "why": "deck"} in events
 
 
 def test_table_deck_a_named_card_must_be_in_the_deck(demo):

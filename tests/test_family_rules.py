@@ -410,6 +410,20 @@ def test_gastro_only_lines_of_the_table(demo):
         assert refused.value.key == "illegal.exchange_not_in_table"
 
 
+@pytest.mark.parametrize("pair", ["white+black", "white+grey", "black+grey"])
+def test_gastro_two_different_tokens_are_not_a_line_of_the_table(demo, pair):
+    """ "Two white or two black tokens": a white with a black, or either with a grey, is not a
+    line of the exchange table, whatever is asked for."""
+    game, s = gastro_position(demo, tokens(white=1, black=1, grey=1))
+    assert not any(
+        a[:2] == ("visit", "gastro") and a[2].startswith(pair) for a in game.legal_actions(s)
+    )
+    for get in ("red", "yellow", "white"):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(s, f"visit gastro {pair}>{get}")
+        assert refused.value.key == "illegal.exchange_not_in_table"
+
+
 def test_gastro_takes_from_the_location_before_the_bag(demo):
     game, s = gastro_position(demo, tokens(blue=1), board=tokens(red=1), bag=tokens(red=1))
     after, _ = game.apply(s, "visit gastro blue>red")
