@@ -110,6 +110,12 @@ class StorageError(JournalError):
         self.reason = reason
 
 
+def writable(path: Path) -> bool:
+    """Whether the journal file (if it exists) and its folder accept writes."""
+    folder = path.absolute().parent
+    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
 def storage_fault(error: BaseException) -> str | None:
     """``"full"``, ``"read-only"`` or ``"io"`` when ``error`` is the storage refusing."""
     if isinstance(error, StorageError):
@@ -159,11 +165,13 @@ class Journal:
                 )
         except sqlite3.Error as error:
             raise self._open_error(error) from error
+        before = getattr(self, "_db", None), self.read_only
         try:
             self._db, self.read_only = db, read_only
             self._open()
         except BaseException:
             db.close()
+            self._db, self.read_only = before
             raise
         return db
 
@@ -187,16 +195,36 @@ class Journal:
     def _open_error(self, error: sqlite3.Error) -> JournalError:
         reason = storage_fault(error)
         if reason is not None:
+            reason = self._refine(reason)
             return StorageError(f"{self.path}: cannot open the journal: {error}", reason)
         if isinstance(error, sqlite3.OperationalError):
             return JournalError(f"{self.path}: cannot open the journal: {error}")
         return JournalError(f"{self.path}: not a Tableside journal ({error})")
 
+    def _refine(self, reason: str) -> str:
+        """SQLite reports a full or read-only card as an I/O error at times: look at the storage."""
+        if reason != "io":
+            return reason
+        folder = self.path.absolute().parent
+        with suppress(OSError):
+            if os.statvfs(folder).f_bavail == 0:
+                return "full"
+        if not writable(self.path):
+            return "read-only"
+        return reason
+
     def reopen(self) -> None:
         """Open the file again for writing after the storage refused it; raises if it still does."""
-        db = self._connect(read_only=False)
+        if not writable(self.path):
+            raise StorageError(f"{self.path}: the storage is read-only", "read-only")
+        # Closed first: SQLite shares one file handle and log index per file among
+        # the connections of a process, and the read-only ones would be reused.
         self._db.close()
-        self._db, self.read_only = db, False
+        try:
+            self._connect(read_only=False)
+        except JournalError:
+            self._connect(read_only=True)
+            raise
 
     def _is_empty(self) -> bool:
         tables = self._db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -262,6 +290,9 @@ class Journal:
                     self._db.execute("ROLLBACK")
             reason = storage_fault(error) if isinstance(error, sqlite3.Error) else None
             if reason is not None:
+                reason = self._refine(reason)
+                # SQLite falls back to reading a file it cannot write: reopen before the next try
+                self.read_only = self.read_only or reason != "full"
                 raise StorageError(f"{self.path}: cannot write: {error}", reason) from error
             if isinstance(error, sqlite3.OperationalError):
                 raise JournalError(f"{self.path}: cannot write: {error}") from error
@@ -438,17 +469,28 @@ class Journal:
     # ---------------------------------------------------------- integrity
 
     def check(self) -> list[str]:
-        """Every problem SQLite or the undo rules find in the file; empty when sound."""
-        problems = [row[0] for row in self._db.execute("PRAGMA integrity_check")]
-        problems = [text for text in problems if text != "ok"]
-        problems += [
-            f"a row of {table} refers to a missing row of {parent}"
-            for table, _, parent, _ in self._db.execute("PRAGMA foreign_key_check")
-        ]
-        problems += [
-            f"game {game_id}: live action {seq} follows an undone action"
-            for game_id, seq in self._db.execute(_BROKEN_TAIL)
-        ]
+        """Every problem SQLite or the undo rules find in the file; empty when sound.
+
+        A file too damaged to check says so as its one problem, rather than raising.
+        """
+        queries = (
+            ("PRAGMA integrity_check", lambda row: None if row[0] == "ok" else row[0]),
+            (
+                "PRAGMA foreign_key_check",
+                lambda row: f"a row of {row[0]} refers to a missing row of {row[2]}",
+            ),
+            (
+                _BROKEN_TAIL,
+                lambda row: f"game {row[0]}: live action {row[1]} follows an undone action",
+            ),
+        )
+        problems = []
+        for query, problem in queries:
+            try:
+                problems += [text for row in self._db.execute(query) if (text := problem(row))]
+            except sqlite3.DatabaseError as error:
+                problems.append(f"{self.path}: cannot be checked: {error}")
+                break
         return problems
 
     def checkpoint(self) -> None:

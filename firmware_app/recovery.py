@@ -35,7 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_app import backups
-from firmware_app.journal import Journal, JournalError, StorageError
+from firmware_app.journal import Journal, JournalError, StorageError, writable
 from rules.record import RecordError, replay
 
 LOG = logging.getLogger("tableside.recovery")
@@ -44,6 +44,7 @@ LOG = logging.getLogger("tableside.recovery")
 GAMES, ACTIONS, SETTINGS = "games", "actions", "settings"
 SIDE_FILES = ("-wal", "-shm")
 WAL_HEADER, FRAME_HEADER = 32, 24
+SQLITE_MAGIC = b"SQLite format 3\0"
 
 
 @dataclass
@@ -80,6 +81,9 @@ class Outcome:
     def log(self) -> None:
         if self.kind in ("new", "sound"):
             LOG.info("journal: %s, %d games", self.kind, self.games)
+            return
+        if self.kind == "unwritable":
+            LOG.error("journal read-only until the storage takes writes: %s", self.problems[0])
             return
         where = ", ".join(str(path) for path in self.kept) or "nothing moved"
         LOG.warning(
@@ -160,6 +164,8 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
         problems.append("the log is missing after a stop that was not clean")
     if problems:
         return _rebuild(path, problems, "damaged")
+    if not writable(path):
+        return _unwritable(path, StorageError(f"{path}: the storage is read-only", "read-only"))
     try:
         journal = Journal(path)
     except StorageError as error:
@@ -329,6 +335,7 @@ def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outco
             for original in kept:
                 suffix = next((s for s in SIDE_FILES if original.name.endswith(s)), "")
                 shutil.copyfile(original, _side(copy, suffix))
+            _mend_magic(copy)
             sources.append(read_rows(copy))
         except (OSError, sqlite3.Error) as error:
             problems.append(f"cannot copy the damaged files to read them: {error}")
@@ -351,6 +358,14 @@ def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outco
         problems=tuple(problems),
     )
     return journal, outcome
+
+
+def _mend_magic(copy: Path) -> None:
+    """Give the copy back SQLite's 16-byte signature, which a damaged file may have lost."""
+    with contextlib.suppress(OSError), open(copy, "r+b") as file:
+        if file.read(16) not in (SQLITE_MAGIC, b""):
+            file.seek(0)
+            file.write(SQLITE_MAGIC)
 
 
 def move_aside(path: Path) -> list[Path]:
