@@ -6,9 +6,8 @@ and keep every game it can. So :func:`open_journal` runs SQLite's integrity
 check and reads every row back (each setting and header must be JSON, every
 unfinished game must replay). When something is wrong:
 
-- the damaged files (main file and write-ahead log) are moved aside under
-  names that say so (``journal.damaged-20261201-144300.sqlite``), never
-  deleted;
+- the damaged files (main file and write-ahead log) are kept under names
+  that say so (``journal.damaged-20261201-144300.sqlite``), never deleted;
 - a fresh journal is built from what they still hold and from the newest
   good backup (``firmware_app/backups.py``): each game from whichever holds
   more of it, cut after its last action that replays; the settings (which
@@ -26,6 +25,7 @@ tries the file again (``Journal.reopen``).
 import contextlib
 import json
 import logging
+import os
 import shutil
 import sqlite3
 import struct
@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_app import backups
+from firmware_app.files import write_atomically
 from firmware_app.journal import Journal, JournalError, StorageError, writable
 from rules.record import RecordError, replay
 
@@ -73,7 +74,7 @@ class Outcome:
     kind: str  # "new", "sound", "damaged", "missing" or "unwritable"
     games: int = 0  # games in the journal now
     known: int = 0  # games found in the damaged file and the backup together
-    kept: tuple[Path, ...] = ()  # the damaged files, moved aside
+    kept: tuple[Path, ...] = ()  # the copies of the damaged files
     backup: Path | None = None  # the backup that was used
     problems: tuple[str, ...] = ()
     reason: str = ""  # for "unwritable": full, read-only or io
@@ -137,6 +138,7 @@ def open_journal(path: Path) -> tuple[Journal, Outcome]:
     the next start whether the daemon stopped cleanly.
     """
     path = Path(path)
+    _finish_install(path)
     journal, outcome = _open(path)
     with contextlib.suppress(OSError):  # an unwritable folder: the outcome says so
         _running(path).touch()
@@ -326,7 +328,14 @@ def _replaying(rows: Rows, game_id: int) -> tuple[int, int, str]:
 
 
 def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outcome]:
-    kept = move_aside(path)
+    """Keep the damaged files, build a fresh journal beside them, then put it in place.
+
+    Every step leaves the box able to start again if the power goes: until
+    the fresh journal is complete the originals are untouched (a new start
+    redoes the work), and its installation is finished at the next start
+    when a marker says it was under way (:func:`_install`).
+    """
+    kept = keep_aside(path)
     sources = []
     if kept:
         scratch = Path(tempfile.mkdtemp(prefix=".salvage-", dir=path.parent))
@@ -344,9 +353,12 @@ def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outco
     backup = _newest_good_backup(path)
     if backup is not None:
         sources.append(backup)
-    journal = Journal(path)
-    journal.close()
-    known = _write(path, sources)
+    rebuilt = _side(path, ".rebuilt")
+    for suffix in ("", *SIDE_FILES):
+        _side(rebuilt, suffix).unlink(missing_ok=True)
+    Journal(rebuilt).close()
+    known = _write(rebuilt, sources)
+    _install(path, rebuilt)
     journal = Journal(path)
     games = len(read_rows(path).games())
     outcome = Outcome(
@@ -360,6 +372,30 @@ def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outco
     return journal, outcome
 
 
+def _install(path: Path, rebuilt: Path) -> None:
+    """Put the fresh journal in the damaged one's place; finished at the next start if cut.
+
+    The old log must go before the new main file arrives (SQLite would apply
+    it to the new file), and the originals are already kept aside, so the
+    marker only has to say "finish this": remove the log, move the file in.
+    """
+    marker = _side(path, ".installing")
+    write_atomically(marker, rebuilt.name.encode())
+    _finish_install(path)
+
+
+def _finish_install(path: Path) -> None:
+    marker = _side(path, ".installing")
+    if not marker.exists():
+        return
+    rebuilt = path.with_name(marker.read_text().strip() or path.name + ".rebuilt")
+    if rebuilt.exists():
+        for suffix in SIDE_FILES:
+            _side(path, suffix).unlink(missing_ok=True)
+        os.replace(rebuilt, path)
+    marker.unlink()
+
+
 def _mend_magic(copy: Path) -> None:
     """Give the copy back SQLite's 16-byte signature, which a damaged file may have lost."""
     with contextlib.suppress(OSError), open(copy, "r+b") as file:
@@ -368,21 +404,25 @@ def _mend_magic(copy: Path) -> None:
             file.write(SQLITE_MAGIC)
 
 
-def move_aside(path: Path) -> list[Path]:
-    """Rename the journal and its log to ``<name>.damaged-<time><suffix>``; return the new paths."""
+def keep_aside(path: Path) -> list[Path]:
+    """Copy the journal and its log to ``<name>.damaged-<time><suffix>``; return the copies.
+
+    Copies, each written under a temporary name and then renamed, so a power
+    cut never leaves half a copy under the kept name; the originals stay
+    until the fresh journal replaces them.
+    """
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     target = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
     number = 1
     while any(_side(target, suffix).exists() for suffix in ("", *SIDE_FILES)):
         number += 1
         target = path.with_name(f"{path.stem}.damaged-{stamp}-{number}{path.suffix}")
-    moved = []
-    for suffix in ("", *SIDE_FILES):
+    kept = []
+    for suffix in ("", "-wal"):  # the -shm index is rebuilt from the log: not worth keeping
         if _side(path, suffix).exists():
-            _side(path, suffix).rename(_side(target, suffix))
-            if suffix != "-shm":  # the index is rebuilt from the log; not worth naming
-                moved.append(_side(target, suffix))
-    return moved
+            write_atomically(_side(target, suffix), _side(path, suffix).read_bytes())
+            kept.append(_side(target, suffix))
+    return kept
 
 
 def _newest_good_backup(path: Path) -> Rows | None:
