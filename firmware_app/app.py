@@ -107,6 +107,7 @@ class App:
 
     def set_setting(self, key: str, value) -> None:
         self.journal.set_setting(key, value)
+        LOG.info("setting %s saved", key)
         self.settings[key] = value
         if key == "language":
             self.language = value
@@ -137,6 +138,14 @@ class App:
 
     def notice(self, title: str, lines: list[str], then=None) -> None:
         self.push(Notice(self, title, lines, then))
+
+    def unsaved(self, reason: str) -> None:
+        """The storage refused the last input's write (``StorageError.reason``): say so."""
+        text = {
+            "full": self.t("Storage full: this move was not saved"),
+            "read-only": self.t("Storage is read-only: this move was not saved"),
+        }.get(reason, self.t("Storage error: this move was not saved"))
+        self.notice(self.t("Not saved"), [text])
 
     def wrap(self, text: str) -> list[str]:
         return Canvas().font.wrap(text, 126)
