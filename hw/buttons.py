@@ -37,7 +37,7 @@ from queue import SimpleQueue
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from hw.errors import ConfigError, DeviceUnavailable
+from hw.errors import INSTALL_GPIO, ConfigError, DeviceUnavailable
 
 # gpiozero is imported where pins are opened, not here: the configuration and
 # the fakes only need this module's names, and on a Zero 2 W importing
@@ -414,4 +414,16 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
         return registry[given].load()()
     except Exception as error:  # each pin library fails in its own way
         which = "gpiozero's default" if given is None else repr(given)
-        raise DeviceUnavailable(f"{key}: cannot start pin factory {which}: {error}") from error
+        hint = _missing_lgpio_hint(given)
+        raise DeviceUnavailable(
+            f"{key}: cannot start pin factory {which}: {error}{hint}"
+        ) from error
+
+
+def _missing_lgpio_hint(given: str | None) -> str:
+    """How to get lgpio, when the failure may come from its absence."""
+    from importlib.util import find_spec
+
+    if given not in (None, "lgpio") or find_spec("lgpio") is not None:
+        return ""
+    return f" (lgpio, the Pi's pin library, is not installed: {INSTALL_GPIO})"
