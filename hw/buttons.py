@@ -43,7 +43,7 @@ from queue import SimpleQueue
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from hw.errors import ConfigError, DeviceUnavailable
+from hw.errors import INSTALL_GPIO, ConfigError, DeviceUnavailable
 
 # gpiozero is imported where pins are opened, not here: the configuration and
 # the fakes only need this module's names, and on a Zero 2 W importing
@@ -446,8 +446,18 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
             which = "gpiozero's default" if given is None else repr(given)
             tried = "; ".join(str(warning.message) for warning in fallbacks)
             tried = f" ({tried})" if tried else ""
-            message = f"{key}: cannot start pin factory {which}: {error}{tried}"
+            hint = _missing_lgpio_hint(given)
+            message = f"{key}: cannot start pin factory {which}: {error}{tried}{hint}"
             raise DeviceUnavailable(message) from error
     for warning in fallbacks:
         LOG.info("%s: %s", key, warning.message)
     return factory
+
+
+def _missing_lgpio_hint(given: str | None) -> str:
+    """How to get lgpio, when the failure may come from its absence."""
+    from importlib.util import find_spec
+
+    if given not in (None, "lgpio") or find_spec("lgpio") is not None:
+        return ""
+    return f" (lgpio, the Pi's pin library, is not installed: {INSTALL_GPIO})"
