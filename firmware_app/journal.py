@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -110,6 +110,39 @@ class JournalError(Exception):
     """The journal file cannot be used, or a game cannot take what was asked."""
 
 
+# SQLite's primary result codes that mean "the storage refused", not "the file is bad".
+_STORAGE_FAULTS = {13: "full", 8: "read-only", 3: "read-only", 10: "io", 14: "io"}
+
+
+class StorageError(JournalError):
+    """A write did not reach the storage (full, read-only, I/O error); nothing changed.
+
+    ``reason`` is ``"full"``, ``"read-only"`` or ``"io"``: what the panel tells
+    the table. The same write may succeed later, once the fault is gone.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def writable(path: Path) -> bool:
+    """Whether the journal file (if it exists) and its folder accept writes."""
+    folder = path.absolute().parent
+    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
+def storage_fault(error: BaseException) -> str | None:
+    """``"full"``, ``"read-only"`` or ``"io"`` when ``error`` is the storage refusing."""
+    if isinstance(error, StorageError):
+        return error.reason
+    if isinstance(error, sqlite3.Error):
+        return _STORAGE_FAULTS.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+    if isinstance(error, OSError):
+        return {28: "full", 30: "read-only", 13: "read-only"}.get(error.errno, "io")
+    return None
+
+
 @dataclass(frozen=True)
 class FinishedGame:
     """One line of the list of ended games: enough to show it and pick it.
@@ -148,35 +181,84 @@ class Journal:
     use it as a context manager.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = False
+        self._db = self._connect(read_only)
+
+    def _connect(self, read_only: bool) -> sqlite3.Connection:
+        """A connection set up for use; read-only serves a storage that refuses writes."""
         try:
-            self._db = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
-            )
+            if read_only:
+                target = f"{self.path.absolute().as_uri()}?mode=ro"
+                db = sqlite3.connect(target, uri=True, isolation_level=None)
+            else:
+                db = sqlite3.connect(
+                    self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+                )
         except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from error
+            raise self._open_error(error) from error
+        before = getattr(self, "_db", None), self.read_only
         try:
+            self._db, self.read_only = db, read_only
             self._open()
         except BaseException:
-            self._db.close()
+            db.close()
+            self._db, self.read_only = before
             raise
+        return db
 
     def _open(self) -> None:
         """Check that the file is ours before changing anything, then set it up."""
         try:
             if not self._is_empty():
                 self._check_identity()
+            elif self.read_only:
+                raise JournalError(f"{self.path}: no journal to read")
+            if self.read_only:
+                return
             self._set_durability()
             with self._writing():
                 if self._is_empty():
                     for statement in _SCHEMA:
                         self._db.execute(statement)
             self._migrate()
-        except sqlite3.OperationalError as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from error
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path}: not a Tableside journal ({error})") from error
+        except sqlite3.Error as error:
+            raise self._open_error(error) from error
+
+    def _open_error(self, error: sqlite3.Error) -> JournalError:
+        reason = storage_fault(error)
+        if reason is not None:
+            reason = self._refine(reason)
+            return StorageError(f"{self.path}: cannot open the journal: {error}", reason)
+        if isinstance(error, sqlite3.OperationalError):
+            return JournalError(f"{self.path}: cannot open the journal: {error}")
+        return JournalError(f"{self.path}: not a Tableside journal ({error})")
+
+    def _refine(self, reason: str) -> str:
+        """SQLite reports a full or read-only card as an I/O error at times: look at the storage."""
+        if reason != "io":
+            return reason
+        folder = self.path.absolute().parent
+        with suppress(OSError):
+            if os.statvfs(folder).f_bavail == 0:
+                return "full"
+        if not writable(self.path):
+            return "read-only"
+        return reason
+
+    def reopen(self) -> None:
+        """Open the file again for writing after the storage refused it; raises if it still does."""
+        if not writable(self.path):
+            raise StorageError(f"{self.path}: the storage is read-only", "read-only")
+        # Closed first: SQLite shares one file handle and log index per file among
+        # the connections of a process, and the read-only ones would be reused.
+        self._db.close()
+        try:
+            self._connect(read_only=False)
+        except JournalError:
+            self._connect(read_only=True)
+            raise
 
     def _migrate(self) -> None:
         """Bring an older journal to this schema, one version per transaction."""
@@ -233,14 +315,29 @@ class Journal:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """One transaction, committed (and so on disk) when the block ends."""
+        """One transaction, committed (and so on disk) when the block ends.
+
+        A storage fault (full, read-only, I/O error) rolls it back and raises
+        ``StorageError``: nothing changed, and the next write tries again, on
+        a journal opened read-only at start too (it reopens the file first).
+        """
+        if self.read_only:
+            self.reopen()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             yield
             self._db.execute("COMMIT")
         except BaseException as error:
             if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+                # SQLite may have rolled back by itself, as it does after an I/O error
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            reason = storage_fault(error) if isinstance(error, sqlite3.Error) else None
+            if reason is not None:
+                reason = self._refine(reason)
+                # SQLite falls back to reading a file it cannot write: reopen before the next try
+                self.read_only = self.read_only or reason != "full"
+                raise StorageError(f"{self.path}: cannot write: {error}", reason) from error
             if isinstance(error, sqlite3.OperationalError):
                 raise JournalError(f"{self.path}: cannot write: {error}") from error
             raise
@@ -440,18 +537,38 @@ class Journal:
     # ---------------------------------------------------------- integrity
 
     def check(self) -> list[str]:
-        """Every problem SQLite or the undo rules find in the file; empty when sound."""
-        problems = [row[0] for row in self._db.execute("PRAGMA integrity_check")]
-        problems = [text for text in problems if text != "ok"]
-        problems += [
-            f"a row of {table} refers to a missing row of {parent}"
-            for table, _, parent, _ in self._db.execute("PRAGMA foreign_key_check")
-        ]
-        problems += [
-            f"game {game_id}: live action {seq} follows an undone action"
-            for game_id, seq in self._db.execute(_BROKEN_TAIL)
-        ]
+        """Every problem SQLite or the undo rules find in the file; empty when sound.
+
+        A file too damaged to check says so as its one problem, rather than raising.
+        """
+        queries = (
+            ("PRAGMA integrity_check", lambda row: None if row[0] == "ok" else row[0]),
+            (
+                "PRAGMA foreign_key_check",
+                lambda row: f"a row of {row[0]} refers to a missing row of {row[2]}",
+            ),
+            (
+                _BROKEN_TAIL,
+                lambda row: f"game {row[0]}: live action {row[1]} follows an undone action",
+            ),
+        )
+        problems = []
+        for query, problem in queries:
+            try:
+                problems += [text for row in self._db.execute(query) if (text := problem(row))]
+            except sqlite3.DatabaseError as error:
+                problems.append(f"{self.path}: cannot be checked: {error}")
+                break
         return problems
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the main file and empty it (end of a game, a stop).
+
+        A failure is left for SQLite's next checkpoint: the log keeps every commit.
+        """
+        if not self.read_only:
+            with suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def close(self) -> None:
         self._db.close()

@@ -19,9 +19,9 @@ def sim(tmp_path):
 def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
     for line in new_game_script(players)[:5]:
         sim.command(line)
-    sim.command("press down" if bag_table else "press ok 0")
+    sim.command("press down" if bag_table else "")
     sim.press("ok")
-    sim.command("press down" if deck_table else "press ok 0")
+    sim.command("press down" if deck_table else "")
     sim.press("ok")
     assert "Demo deck (made up)" in sim.screen
     sim.press("down")

@@ -55,7 +55,7 @@ REPLAY_EVERY = 10  # lines between two full replays of the journal (a few ms eac
 
 def short_game(table: bool) -> tuple[str, ...]:
     """From the start screen to a short two-player family game on the demo cards."""
-    who_draws = "press down" if table else "press down 0"
+    who_draws = "press down" if table else ""
     return (
         "press ok",  # New game
         "press ok",  # Penguins of Madagascar: family

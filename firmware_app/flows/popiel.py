@@ -25,6 +25,18 @@ REWARD_NAMES = {
 }
 
 
+# What the table does after an event that carries nothing to show but itself.
+TABLE_LINES = {
+    "king_devoured": "No window left: the king is devoured!",
+    "extra_move": "Extra move: take a tile from the draw spaces and place it.",
+    "draw_tile": "Take a tile from the draw spaces.",
+    "no_tile_to_draw": "No tile left to draw.",
+    "no_tile_for_extra": "No tile on the draw spaces: no extra move.",
+    "no_reward_left": "No reward token is left.",
+    "game_over": "The game is over.",
+}
+
+
 def player_label(app, index: int) -> str:
     """The player's name, else their mouse by colour, else "Mouse N"."""
     names, mice = app.session.game.options.names, app.session.game.options.players
@@ -234,16 +246,10 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("Keep the token: {token}.", token=t(REWARD_NAMES[e["kind"]])))
         elif kind == "king_escapes":
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
-        elif kind == "king_devoured":
-            lines.append(t("No window left: the king is devoured!"))
-        elif kind == "extra_move":
-            lines.append(t("Extra move: take a tile from the draw spaces and place it."))
-        elif kind == "draw_tile":
+        elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
-        elif kind == "no_reward_left":
-            lines.append(t("No reward token is left."))
-        elif kind == "game_over":
-            lines.append(t("The game is over."))
+        elif kind in TABLE_LINES:
+            lines.append(t(TABLE_LINES[kind]))
     return lines
 
 
