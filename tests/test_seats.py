@@ -201,3 +201,21 @@ def test_a_bad_names_setting_is_reported(tmp_path):
     config_file.write_text('[app]\nnames = ["Iza", 3]\n')
     with pytest.raises(Exception, match="expected a list of player names"):
         load_config(config_file)
+
+
+def test_back_to_an_earlier_seat_deals_again_without_a_stale_penguin(sim):
+    to_the_family_seats(sim)
+    sim.press("ok")  # no names
+    choose(sim, "We dealt real cards")
+    sim.press("ok")  # player 1: the first penguin
+    assert title(sim) == "[Player 2: penguin]"
+    sim.press("back")
+    assert title(sim) == "[Player 1: penguin]"
+    sim.press("down")
+    sim.press("ok")  # player 1: the second penguin instead
+    offered = labels(sim)
+    sim.press("ok")  # player 2: the first one offered
+    sim.press("ok")  # the app draws who starts
+    penguins = [card.id for card in sim.app.catalogue(demo=True).penguins]
+    assert sim.app.session.game.options.penguins == (penguins[1], penguins[0])
+    assert len(offered) == len(penguins) - 1

@@ -93,16 +93,16 @@ def ask_penguins(app, seats: list[str], penguins, then) -> None:
         if i == len(seats):
             then(tuple(dealt))
             return
-        del dealt[i:]
 
         def deal(penguin: str) -> None:
+            del dealt[i:]  # BACK may have led here again
             dealt.append(penguin)
             seat(i + 1)
 
         items = [
             Item(penguin_label(t, p.name, p.colour), lambda p=p: deal(p.id))
             for p in penguins
-            if p.id not in dealt
+            if p.id not in dealt[:i]
         ]
         app.push(Menu(app, t("{who}: penguin", who=seats[i]), items))
 
@@ -130,16 +130,16 @@ def ask_mice(app, seats: list[str], then) -> None:
         if i == len(seats):
             then(tuple(mice))
             return
-        del mice[i:]
 
         def pick(colour: str) -> None:
+            del mice[i:]  # BACK may have led here again
             mice.append(colour)
             seat(i + 1)
 
         items = [
             Item(t(label), lambda colour=colour: pick(colour))
             for colour, label in MOUSE_COLOURS.items()
-            if colour not in mice
+            if colour not in mice[:i]
         ]
         app.push(Menu(app, t("{who}: mouse", who=seats[i]), items))
 
