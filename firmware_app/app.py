@@ -22,7 +22,14 @@ from rules.errors import RulesError
 
 LOG = logging.getLogger("tableside.app")
 COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
-DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+DEFAULTS = {
+    "contrast": 255,
+    "sleep_minutes": 5,
+    "bag": "app",
+    "deck": "app",
+    "tags": {},
+    "teach_points": "now",
+}
 
 
 class App:
@@ -166,6 +173,9 @@ class App:
             from firmware_app.flows.turn import turn_screen
             from firmware_app.table_text import event_lines
         self.reset(end_screen(self) if session.over else turn_screen(self))
+        from firmware_app.flows.teach import ask
+
+        ask(self)
         lines = event_lines(self.t, session.game, events or [])
         if lines:
             self.notice(self.t("At the table"), lines)

@@ -29,6 +29,7 @@ from rules.catalogue import (
     merge,
     problems,
 )
+from rules.catalogue.teaching import unnamed_cards
 
 DATA = resources.files("rules") / "data"
 PRINTED_FILE = DATA / "pingwiny.toml"
@@ -118,6 +119,17 @@ def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     return _combine(files)
 
 
+def load_for_play(paths: Iterable[PathLike]) -> Catalogue:
+    """The printed box with each owner's file, and the cards the rulebook does not name
+    as "Figurant 30" … "Mission 10", so that a game can be played with the whole box."""
+    catalogue = load(paths, demo=False)
+    raw = catalogue.to_dict()
+    overlay = unnamed_cards(raw)
+    if not overlay:
+        return catalogue
+    return build(merge(raw, overlay, owner=True, source="unnamed cards"))
+
+
 def check_command(paths: list[str], out: IO[str]) -> int:
     """``tableside catalogue check [FILE]``: the exit status, after one line per problem,
     or ``ok`` and what the printed cards and the owner's files still leave unknown."""
@@ -146,15 +158,19 @@ def check_command(paths: list[str], out: IO[str]) -> int:
 
 
 def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "figurant") -> None:
-    """Teach one card to an owner's file: merged into its entry with the same id, or added.
+    """Teach one card to an owner's file: merged into its entry with the same id, or added."""
+    save_owner(path, {section: [card]})
 
-    Refuses (``CatalogueError``) a card or a file with problems, and leaves the
-    file as it was.
+
+def save_owner(path: PathLike, overlay: dict[str, Any]) -> None:
+    """Teach an owner's file what ``overlay`` holds (cards by id, the token mix).
+
+    Refuses (``CatalogueError``) an overlay or a file with problems, and leaves
+    the file as it was; the new file replaces the old one atomically.
     """
     target = Path(path)
     source = os.fspath(path)
     existing = load_raw(target, source) if target.exists() else {"meta": {"game": GAME}}
-    overlay = {section: [card]}
     found = problems(existing, source) + problems(overlay, source)
     if found:
         raise CatalogueError(found)
