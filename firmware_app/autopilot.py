@@ -34,8 +34,8 @@ class Autopilot:
         """Press what the screen asks for; False once the game is over."""
         app, sim = self.sim.app, self.sim
         top = app.top
-        if app.session is not None and app.session.over and not isinstance(top, Notice):
-            return False
+        if app.session is not None and app.session.over and len(app.stack) == 1:
+            return False  # the end screen, with nothing left to read or teach
         if isinstance(top, Notice | NumberEntry):
             sim.press("ok")  # a teaching screen's number: its first value, made up
         elif isinstance(top, CostEntry):

@@ -29,7 +29,7 @@ from rules.catalogue import (
     merge,
     problems,
 )
-from rules.catalogue.teaching import unnamed_cards
+from rules.catalogue.teaching import unnamed_cards, without_unnamed
 
 DATA = resources.files("rules") / "data"
 PRINTED_FILE = DATA / "pingwiny.toml"
@@ -115,8 +115,10 @@ def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     files = [_read(PRINTED_FILE, "printed")]
     if demo:
         files.append(_read(DEMO_FILE, "demo"))
-    files += [_read(path, "owner") for path in paths]
-    return _combine(files)
+    owners = [_read(path, "owner") for path in paths]
+    if demo:  # the demo deck numbers the unnamed cards itself ("Demo figurant 30")
+        owners = [file._replace(raw=without_unnamed(file.raw)) for file in owners]
+    return _combine(files + owners)
 
 
 def load_for_play(paths: Iterable[PathLike]) -> Catalogue:

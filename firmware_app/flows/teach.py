@@ -31,7 +31,7 @@ from rules.catalogue import (
     merge,
 )
 from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_raw
-from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, refusal
+from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
 from rules.colours import COLOURS, TYPES
 from rules.pingwiny.unknowns import unknowns
 
@@ -39,15 +39,6 @@ LOG = logging.getLogger("tableside.teach")
 POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score sheet
 TOKEN_TOTAL = 104
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZĄĆĘŁŃÓŚŹŻ -"
-PROMPT = {
-    "name": "Name",
-    "cost": "Cost: press each token",
-    "points": "Points:",
-    "type": "Type",
-    "officer_x": "Officer X range",
-    "effect": "What it does",
-    "scoring": "Steps",
-}
 
 
 def ask(app) -> None:
@@ -164,8 +155,8 @@ class CardTeacher:
         cards = app.session.game.cards
         table = cards.missions if section == "mission" else cards.figurants
         self.name = table[card_id].name
-        unnamed = card_id.startswith(f"{section}-")
-        self.steps = (["name"] if unnamed else []) + list(fields)
+        self.unnamed = is_unnamed(section, card_id)
+        self.steps = (["name"] if self.unnamed else []) + list(fields)
         if "effect" in self.steps and section == "figurant":
             self.steps.append("text")
         self.values: dict = {}
@@ -206,7 +197,7 @@ class CardTeacher:
     def _ask_name(self, done) -> None:
         t = self.t
         items = [
-            Item(t("Keep “{name}”", name=self.name), lambda: done(self.name)),
+            Item(t('Keep "{name}"', name=self.name), lambda: done(self.name)),
             Item(
                 t("Give it a name"),
                 lambda: self._push(LetterEntry(self.app, self.name, done)),
@@ -220,10 +211,10 @@ class CardTeacher:
         def counted(colours: list[str]) -> None:
             done(dict(Counter(colours)))
 
-        self._push(CostEntry(self.app, self._title(), t(PROMPT["cost"]), counted))
+        self._push(CostEntry(self.app, self._title(), t("Cost: press each token"), counted))
 
     def _ask_points(self, done) -> None:
-        self._push(NumberEntry(self.app, self._title(), self.t(PROMPT["points"]), done, value=1))
+        self._push(NumberEntry(self.app, self._title(), self.t("Points:"), done, value=1))
 
     def _ask_type(self, done) -> None:
         t = self.t
@@ -259,7 +250,7 @@ class CardTeacher:
         for screen in self.screens:
             app.pop(screen)
         card: dict = {"id": self.card_id}
-        if "name" in self.values or self.card_id.startswith(f"{self.section}-"):
+        if "name" in self.values or self.unnamed:
             card["name"] = self.values.pop("name", self.name)
         card[self.side] = {field: _raw(field, value) for field, value in self.values.items()}
         problem = remember(app, {self.section: [card]})
@@ -286,7 +277,7 @@ class EffectChooser:
             for do in CHOICES
             if do in ALLOWED[section]
         ]
-        self.teacher._push(Menu(self.teacher.app, t(PROMPT["effect"]), items))
+        self.teacher._push(Menu(self.teacher.app, t("What it does"), items))
 
     def _parameters(self, do: str, chosen: list, index: int) -> None:
         names = PARAMETERS[do]
@@ -301,7 +292,9 @@ class EffectChooser:
         t, app = self.t, self.teacher.app
         prompt = t(PROMPTS[name])
         if kind == "number":
-            self.teacher._push(NumberEntry(app, t(CHOICES[do]), prompt, then, value=1, low=1))
+            self.teacher._push(
+                NumberEntry(app, self.teacher._title(), prompt, then, value=1, low=1)
+            )
             return
         if kind in ("bag colour", "board colour"):
             options = BAG_COLOURS if kind == "bag colour" else BOARD_COLOURS

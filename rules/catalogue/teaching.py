@@ -15,9 +15,12 @@ the others are played as "Figurant 30" … "Figurant 42" and "Mission 8" …
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from rules.catalogue.fields import UNKNOWN
+
+UNNAMED_ID = re.compile(r"(?:figurant|mission)-[0-9]+")
 
 COST_TOKENS = (1, 7)
 FIGURANT_POINTS = (0, 9)
@@ -106,6 +109,21 @@ def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
     return overlay
 
 
+def without_unnamed(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` without the numbered unnamed cards (for the demo deck, which has its own)."""
+    return {
+        key: [c for c in value if not UNNAMED_ID.fullmatch(c.get("id", ""))]
+        if key in ("figurant", "mission")
+        else value
+        for key, value in raw.items()
+    }
+
+
+def is_unnamed(section: str, card_id: str) -> bool:
+    """True for "figurant-30" and the like: a card the rulebook does not name."""
+    return card_id.startswith(f"{section}-") and bool(UNNAMED_ID.fullmatch(card_id))
+
+
 def _first(raw: dict[str, Any], section: str) -> int:
     """Numbers follow the cards the rulebook names (29 figurants, 7 missions)."""
-    return sum(1 for card in raw.get(section, []) if not card["id"].startswith(f"{section}-"))
+    return sum(1 for card in raw.get(section, []) if not is_unnamed(section, card["id"]))
