@@ -31,6 +31,7 @@ DEFAULTS = {
     "deck": "app",
     "tags": {},
     "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
+    "teach_points": "now",
 }
 
 
@@ -188,6 +189,9 @@ class App:
         session = self.session
         screens = GAMES[session.key]
         self.reset(screens.end(self) if session.over else screens.turn(self))
+        from firmware_app.flows.teach import ask
+
+        ask(self)
         lines = screens.events(self.t, session.game, events or [])
         if lines:
             self.notice(self.t("At the table"), lines)
