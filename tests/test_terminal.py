@@ -641,7 +641,7 @@ def test_a_default_80x24_terminal_plays_in_braille(tmp_path, pty_run):
     pty.read_until(b"New game")
     assert "⣿".encode()[:2] in pty.output, "braille cells drawn"
     assert b"seed 42 (tableside sim --seed 42 draws the same again)" in pty.output
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 7)
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 10)  # the seats: 3 OKs
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"q")
     assert pty.exit_status() == 0
