@@ -8,6 +8,7 @@ take a tile from the draw spaces and refill them.
 """
 
 from firmware_app import catalogue_files
+from firmware_app.flows.end import end_game, finish
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -137,7 +138,7 @@ def turn_screen(app) -> Menu:
         items = [
             Item(t(REWARD_NAMES[kind]), lambda k=kind: app.act(f"reward {k}")) for kind in KINDS
         ]
-        return Menu(app, t("Reward drawn"), items, back=lambda: None)
+        return Menu(app, t("Reward drawn"), items, back=app.home)
     title = t("{who}: extra move", who=who) if s.extra else who
     items = [
         Item(t("Place a tile"), lambda: _place(app)),
@@ -145,8 +146,9 @@ def turn_screen(app) -> Menu:
         Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
         Item(t("Correct a score"), lambda: _correct(app)),
         Item(t("Undo"), app.undo),
+        Item(t("End game"), lambda: end_game(app)),
     ]
-    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=lambda: None)
+    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=app.home)
 
 
 def _place(app) -> None:
@@ -236,8 +238,6 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
 
 
 def end_screen(app) -> Menu:
-    from firmware_app.flows.end import finish
-
     t, session = app.t, app.session
     winners = ", ".join(player_label(app, w) for w in session.game.winners(session.state))
     items = [
@@ -250,4 +250,4 @@ def end_screen(app) -> Menu:
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
-    return Menu(app, t("Game over"), items, back=lambda: None)
+    return Menu(app, t("Game over"), items, back=app.home)
