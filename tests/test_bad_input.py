@@ -56,7 +56,7 @@ REPLAY_EVERY = 10  # lines between two full replays of the journal (a few ms eac
 def short_game(table: bool) -> tuple[str, ...]:
     """From the start screen to a short two-player family game on the demo cards."""
     who_draws = "press down" if table else ""
-    return (
+    lines = (
         "press ok",  # New game
         "press ok",  # Penguins of Madagascar: family
         "press ok",  # 2 players
@@ -68,7 +68,9 @@ def short_game(table: bool) -> tuple[str, ...]:
         "press ok",  # the app shuffles cards, or we shuffle real cards
         "press down",
         "press ok",  # demo deck
+        "press ok 3",  # the seats: no names, the app deals, the app draws
     )
+    return tuple(line for line in lines if line)
 
 
 # The wanderer starts with a walk through every corner, then goes on at random.

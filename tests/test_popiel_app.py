@@ -17,6 +17,8 @@ START = [
     "press ok",
     "press ok",  # side A
     "press ok",  # the app draws the rewards
+    "press ok",  # no names
+    "press ok",  # numbered mice
 ]
 
 
