@@ -11,6 +11,9 @@ import socket
 import subprocess
 import sys
 import time
+from pathlib import Path
+
+import pytest
 
 FAKE = """
 [buttons]
@@ -122,3 +125,61 @@ def test_the_first_frame_waits_for_no_module_it_does_not_need(tmp_path):
     shown, loaded = done.stdout.splitlines()
     assert shown.startswith("first frame shown at ")
     assert sorted(set(loaded.split()) & set(NOT_BEFORE_THE_FIRST_FRAME)) == []
+
+
+BROKEN = """
+[buttons]
+driver = "gpio"
+pin_factory = "lgpio"
+[display]
+driver = "dummy"
+[reader]
+driver = "rc522-spi"
+[buzzer]
+driver = "gpio"
+pin_factory = "lgpio"
+[app]
+language = "en"
+state_dir = "{state}"
+"""
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="a real GPIO chip is present")
+def test_parts_that_fail_at_start_are_named_with_their_fix_and_the_rest_runs(tmp_path):
+    """No pin library and no SPI reader: the daemon runs, says what is missing, stops cleanly."""
+    config = tmp_path / "tableside.toml"
+    config.write_text(BROKEN.format(state=tmp_path / "state"))
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(address)
+        env = {**os.environ, "NOTIFY_SOCKET": address}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
+            env=env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        try:
+            start = receive(sock, b"READY=1", time.monotonic() + 30)
+            assert start[-1] == b"READY=1", start
+            status = [m for m in start if m.startswith(b"STATUS=")]
+            assert status == [
+                b"STATUS=waiting at the start screen; missing: buttons, reader, buzzer"
+            ]
+            child.send_signal(signal.SIGTERM)
+            end = receive(sock, b"STOPPING=1", time.monotonic() + 10)
+            assert end[-1] == b"STOPPING=1"
+            assert child.wait(timeout=10) == 0
+        finally:
+            child.kill()
+            _, stderr = child.communicate()
+    failed = [line for line in stderr.splitlines() if line.startswith("ERROR tableside.parts")]
+    assert len(failed) == 3, stderr
+    assert failed[0].startswith("ERROR tableside.parts: buttons does not work (")
+    assert "fix: install python3-lgpio" in failed[0]
+    assert failed[1].startswith("ERROR tableside.parts: reader does not work (")
+    assert "fix: install spidev" in failed[1]
+    assert failed[2].startswith("ERROR tableside.parts: buzzer does not work (")
+    assert "Traceback" not in stderr
+    assert not (tmp_path / "state" / "journal.sqlite.running").exists(), "not a clean stop"
