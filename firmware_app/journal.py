@@ -30,7 +30,7 @@ from typing import Any
 from firmware_app.files import write_atomically
 from rules.record import FORMAT
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Written into the SQLite header, so a journal is recognised as ours and any
 # other SQLite file is left untouched. The bytes spell "TBLS".
 APPLICATION_ID = 0x54424C53
@@ -41,9 +41,12 @@ BUSY_TIMEOUT_MS = 5000
 # actions: undo marks the last live one, redo revives the first undone one,
 # and an append first deletes the undone tail (a new action ends redo).
 
+# A new file gets the first schema, then every migration: a new journal and
+# one migrated from an older Tableside have the same shape, and every test
+# that opens a journal runs the migrations.
 _SCHEMA = (
     # ``ended`` and ``outcome`` are NULL while a game is played; the partial
-    # unique index lets at most one game be unfinished.
+    # unique index let at most one game be unfinished (dropped in version 2).
     """CREATE TABLE games (
         id INTEGER PRIMARY KEY,
         header TEXT NOT NULL,
@@ -61,16 +64,29 @@ _SCHEMA = (
         PRIMARY KEY (game_id, seq)) WITHOUT ROWID""",
     "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     f"PRAGMA application_id = {APPLICATION_ID}",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
+    "PRAGMA user_version = 1",
 )
+# Version -> the statements that take a journal from it to the next version,
+# each run in one transaction with the version bump, so a power cut leaves
+# the old schema or the new one. Every game, action and setting is kept.
+_MIGRATIONS = {
+    # Several unfinished games; ``played`` is when a game last took an action,
+    # so the resume list can say "12 min ago" (a version-1 game: its last known time).
+    1: (
+        "DROP INDEX one_unfinished",
+        "ALTER TABLE games ADD COLUMN played REAL",
+        "UPDATE games SET played = coalesce(ended, started)",
+    ),
+}
 _GAME = "SELECT header, outcome FROM games WHERE id = ?"
-_UNFINISHED = "SELECT id FROM games WHERE outcome IS NULL"
-_ABANDON = "UPDATE games SET outcome = 'abandoned', ended = ? WHERE outcome IS NULL"
-_NEW_GAME = "INSERT INTO games (header, started) VALUES (?, ?)"
-_FINISH = "UPDATE games SET outcome = 'finished', ended = ?, summary = ? WHERE id = ?"
-_FINISHED = """SELECT id, header, started, ended, summary,
-    (SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)
-    FROM games WHERE outcome = 'finished' ORDER BY id"""
+_LIVE_COUNT = "(SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)"
+_UNFINISHED = f"""SELECT id, header, started, played, {_LIVE_COUNT}
+    FROM games WHERE outcome IS NULL ORDER BY played DESC, id DESC"""
+_NEW_GAME = "INSERT INTO games (header, started, played) VALUES (?1, ?2, ?2)"
+_PLAYED = "UPDATE games SET played = ? WHERE id = ?"
+_END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
+_ENDED = f"""SELECT id, header, started, ended, summary, {_LIVE_COUNT}, outcome
+    FROM games WHERE outcome IS NOT NULL ORDER BY id"""
 _LIVE = "SELECT notation FROM actions WHERE game_id = ? AND NOT undone ORDER BY seq"
 _COUNTS = """SELECT coalesce(sum(NOT undone), 0), coalesce(sum(undone), 0)
     FROM actions WHERE game_id = ?"""
@@ -129,7 +145,11 @@ def storage_fault(error: BaseException) -> str | None:
 
 @dataclass(frozen=True)
 class FinishedGame:
-    """One line of the list of finished games: enough to show it and pick it."""
+    """One line of the list of ended games: enough to show it and pick it.
+
+    ``outcome`` is ``finished`` (``summary`` holds the result) or ``abandoned``
+    (ended from the game menu before its end; ``summary`` is empty).
+    """
 
     id: int
     game: str
@@ -137,6 +157,19 @@ class FinishedGame:
     started: float
     finished: float
     summary: dict[str, Any]
+    actions: int
+    outcome: str = "finished"
+
+
+@dataclass(frozen=True)
+class UnfinishedGame:
+    """One line of the resume list: the game, when it was last played, how far it got."""
+
+    id: int
+    game: str
+    variant: str
+    started: float
+    played: float
     actions: int
 
 
@@ -189,6 +222,7 @@ class Journal:
                 if self._is_empty():
                     for statement in _SCHEMA:
                         self._db.execute(statement)
+            self._migrate()
         except sqlite3.Error as error:
             raise self._open_error(error) from error
 
@@ -226,6 +260,16 @@ class Journal:
             self._connect(read_only=True)
             raise
 
+    def _migrate(self) -> None:
+        """Bring an older journal to this schema, one version per transaction."""
+        version = self._pragma("user_version")
+        while version < SCHEMA_VERSION:
+            with self._writing():
+                for statement in _MIGRATIONS[version]:
+                    self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {version + 1}")
+            version += 1
+
     def _is_empty(self) -> bool:
         tables = self._db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
         return tables == 0 and self._pragma("application_id") == 0
@@ -234,7 +278,7 @@ class Journal:
         if self._pragma("application_id") != APPLICATION_ID:
             raise JournalError(f"{self.path}: an SQLite file, but not a Tableside journal")
         version = self._pragma("user_version")
-        if version != SCHEMA_VERSION:
+        if not 1 <= version <= SCHEMA_VERSION:
             raise JournalError(
                 f"{self.path}: journal schema {version} (a newer Tableside?); "
                 f"this one reads schema {SCHEMA_VERSION}"
@@ -301,12 +345,7 @@ class Journal:
     # -------------------------------------------------------------- games
 
     def start_game(self, header: Mapping[str, Any], *, now: float) -> int:
-        """Store a new game and return its id; it becomes the unfinished game.
-
-        A game still unfinished is marked abandoned, not refused: the daemon
-        only starts a game after the table chose "new game" over "resume",
-        and the abandoned game's actions stay in the journal.
-        """
+        """Store a new game and return its id; the other unfinished games stay as they are."""
         if not isinstance(header, Mapping) or header.get("format") != FORMAT:
             raise ValueError(f"a game header is a '{FORMAT}' mapping, not {header!r:.60}")
         if header.get("actions"):
@@ -314,13 +353,24 @@ class Journal:
         kept = {key: value for key, value in header.items() if key != "actions"}
         stored = json.dumps(kept, ensure_ascii=False, allow_nan=False)
         with self._writing():
-            self._db.execute(_ABANDON, (now,))
             return self._db.execute(_NEW_GAME, (stored, now)).lastrowid
 
     def unfinished(self) -> int | None:
-        """The id of the game being played, if any: the one to offer to resume."""
-        row = self._db.execute(_UNFINISHED).fetchone()
-        return None if row is None else row[0]
+        """The id of the unfinished game played last, if any: the one to resume first."""
+        games = self.unfinished_games()
+        return games[0].id if games else None
+
+    def unfinished_games(self) -> list[UnfinishedGame]:
+        """Every unfinished game, the one played last first."""
+        games = []
+        for game_id, header, started, played, actions in self._db.execute(_UNFINISHED):
+            head = json.loads(header)
+            games.append(
+                UnfinishedGame(
+                    game_id, head.get("game", ""), head.get("variant", ""), started, played, actions
+                )
+            )
+        return games
 
     def record(self, game_id: int) -> dict[str, Any]:
         """The header and the live actions: exactly what ``rules.record.replay`` takes."""
@@ -335,27 +385,37 @@ class Journal:
         Call it when the table has accepted the final score: undo ends here.
         The undone tail, which can no longer be redone, is dropped.
         """
+        self._end(game_id, "finished", summary, now)
+
+    def abandon(self, game_id: int, *, now: float) -> None:
+        """End a game before its end, keeping it: it is listed and exported as abandoned.
+
+        Nothing is deleted; like a finished game it can no longer change, and
+        its undone tail is dropped.
+        """
+        self._end(game_id, "abandoned", {}, now)
+
+    def _end(self, game_id: int, outcome: str, summary: Mapping[str, Any], now: float) -> None:
         stored = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
         with self._writing():
             self._playing(game_id)
             self._db.execute(_DROP_REDO, (game_id,))
-            self._db.execute(_FINISH, (now, stored, game_id))
+            self._db.execute(_END, (outcome, now, stored, game_id))
 
     def finished_games(self) -> list[FinishedGame]:
         """Every finished game, oldest first."""
+        return [game for game in self.ended_games() if game.outcome == "finished"]
+
+    def ended_games(self) -> list[FinishedGame]:
+        """Every finished or abandoned game, oldest first."""
         games = []
-        for game_id, header, started, ended, summary, actions in self._db.execute(_FINISHED):
+        for row in self._db.execute(_ENDED):
+            game_id, header, started, ended, summary, actions, outcome = row
             head = json.loads(header)
+            game, variant = head.get("game", ""), head.get("variant", "")
+            summary = json.loads(summary) if summary else {}
             games.append(
-                FinishedGame(
-                    game_id,
-                    head.get("game", ""),
-                    head.get("variant", ""),
-                    started,
-                    ended,
-                    json.loads(summary),
-                    actions,
-                )
+                FinishedGame(game_id, game, variant, started, ended, summary, actions, outcome)
             )
         return games
 
@@ -372,18 +432,21 @@ class Journal:
 
     # ------------------------------------------------------------ actions
 
-    def append(self, game_id: int, notation: str) -> int:
+    def append(self, game_id: int, notation: str, *, now: float | None = None) -> int:
         """Commit one accepted action and return its number (1 for the first).
 
         The commit is on disk when this returns, so the daemon shows the
         result only afterwards. Any undone actions are dropped first: after
-        a new action there is nothing to redo.
+        a new action there is nothing to redo. ``now``, when given, is kept
+        as the time the game was last played.
         """
         if not isinstance(notation, str) or not notation.strip():
             raise ValueError(f"an action is a non-empty notation, not {notation!r}")
         with self._writing():
             self._playing(game_id)
             self._db.execute(_DROP_REDO, (game_id,))
+            if now is not None:
+                self._db.execute(_PLAYED, (now, game_id))
             return self._db.execute(_APPEND, (game_id, notation)).fetchone()[0]
 
     def undo(self, game_id: int) -> str | None:
@@ -425,18 +488,22 @@ class Journal:
     # ------------------------------------------------------------- export
 
     def export(self, game_id: int) -> dict[str, Any]:
-        """The record of a finished game, as ``docs/game-record.md`` describes it.
+        """The record of an ended game, as ``docs/game-record.md`` describes it.
 
-        Only finished games: an export is the lasting document of a game,
-        while the record of a game in play still changes.
+        Only ended games: an export is the lasting document of a game, while
+        the record of a game in play still changes. An abandoned game's
+        record says so (``"outcome": "abandoned"``).
         """
         _, outcome = self._game(game_id)
-        if outcome != "finished":
+        if outcome is None:
             raise JournalError(f"{self.path}: game {game_id} is not finished")
-        return self.record(game_id)
+        record = self.record(game_id)
+        return record | {"outcome": outcome} if outcome == "abandoned" else record
 
     def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write each finished game to ``folder/game-NNNNN.json``; return the paths.
+        """Write each ended game to ``folder/game-NNNNN.json``; return the paths.
+
+        An abandoned game's file is ``game-NNNNN-abandoned.json``.
 
         Each file is written atomically, so a power cut leaves either the old
         file or the new one; exporting again rewrites the same names.
@@ -444,8 +511,9 @@ class Journal:
         target = Path(folder)
         target.mkdir(parents=True, exist_ok=True)
         written = []
-        for game in self.finished_games():
-            path = target / f"game-{game.id:05d}.json"
+        for game in self.ended_games():
+            mark = "-abandoned" if game.outcome == "abandoned" else ""
+            path = target / f"game-{game.id:05d}{mark}.json"
             text = json.dumps(self.export(game.id), ensure_ascii=False, indent=2) + "\n"
             write_atomically(path, text.encode("utf-8"))
             written.append(path)

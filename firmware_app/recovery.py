@@ -458,6 +458,9 @@ def _write(path: Path, sources: list[Rows]) -> int:
                 kept = [row for row in source.actions(game_id) if not row.get("undone")][:live]
                 for row in kept:
                     _insert(db, ACTIONS, row)
+        # a game from a journal of schema 1 has no "played"; the migration's value
+        if "played" in _columns(db, GAMES):
+            db.execute("UPDATE games SET played = coalesce(ended, started) WHERE played IS NULL")
         for table in tables:
             if table in (GAMES, ACTIONS):
                 continue
@@ -475,9 +478,13 @@ def _played(rows: Rows) -> int:
     return sum(_replaying(rows, game_id)[0] for game_id in rows.games())
 
 
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [info[1] for info in db.execute(f'PRAGMA table_info("{table}")')]
+
+
 def _insert(db: sqlite3.Connection, table: str, row: dict) -> bool:
     """Insert one row, keeping only the columns the new schema has; False if refused."""
-    columns = [info[1] for info in db.execute(f'PRAGMA table_info("{table}")')]
+    columns = _columns(db, table)
     names = [name for name in columns if name in row]
     marks = ", ".join("?" for _ in names)
     quoted = ", ".join(f'"{name}"' for name in names)

@@ -30,8 +30,10 @@ edges ``(pressed, at)`` and the same :class:`ButtonMachine` turns them into
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
@@ -41,7 +43,7 @@ from queue import SimpleQueue
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from hw.errors import ConfigError, DeviceUnavailable
+from hw.errors import INSTALL_GPIO, ConfigError, DeviceUnavailable
 
 # gpiozero is imported where pins are opened, not here: the configuration and
 # the fakes only need this module's names, and on a Zero 2 W importing
@@ -50,6 +52,8 @@ if TYPE_CHECKING:
     from gpiozero import DigitalInputDevice
     from gpiozero.pins import Factory
 from hw.events import ButtonEvent, Press
+
+LOG = logging.getLogger("tableside.hw.buttons")
 
 # The reference wiring (BCM numbers), navigation buttons first.
 REFERENCE_PINS: Mapping[str, int] = MappingProxyType(
@@ -427,11 +431,33 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
     if given is not None:
         registry = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
         choose(key, "pin factory", given, sorted(registry))
-    try:
-        if given is None:
-            Device.ensure_pin_factory()
-            return Device.pin_factory
-        return registry[given].load()()
-    except Exception as error:  # each pin library fails in its own way
-        which = "gpiozero's default" if given is None else repr(given)
-        raise DeviceUnavailable(f"{key}: cannot start pin factory {which}: {error}") from error
+    # gpiozero warns once for each pin library it falls back from, each warning
+    # with its source line: they are folded into the error's one line, or
+    # logged a line each when a later library works.
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            if given is None:
+                Device.ensure_pin_factory()
+                factory = Device.pin_factory
+            else:
+                factory = registry[given].load()()
+        except Exception as error:  # each pin library fails in its own way
+            which = "gpiozero's default" if given is None else repr(given)
+            tried = "; ".join(str(warning.message) for warning in fallbacks)
+            tried = f" ({tried})" if tried else ""
+            hint = _missing_lgpio_hint(given)
+            message = f"{key}: cannot start pin factory {which}: {error}{tried}{hint}"
+            raise DeviceUnavailable(message) from error
+    for warning in fallbacks:
+        LOG.info("%s: %s", key, warning.message)
+    return factory
+
+
+def _missing_lgpio_hint(given: str | None) -> str:
+    """How to get lgpio, when the failure may come from its absence."""
+    from importlib.util import find_spec
+
+    if given not in (None, "lgpio") or find_spec("lgpio") is not None:
+        return ""
+    return f" (lgpio, the Pi's pin library, is not installed: {INSTALL_GPIO})"

@@ -83,11 +83,11 @@ def test_the_status_line_names_the_game_its_players_and_round(tmp_path):
         assert play_status(sim.app) == "waiting at the start screen"
         for line in new_game_script(3):
             sim.command(line)
-        assert play_status(sim.app) == "Pingwiny family, 3 players, round 1"
+        assert play_status(sim.app) == "Penguins family, 3 players, round 1"
         pilot = Autopilot(sim, 3)
         while sim.app.session.state.turns < 3:  # every player has had a turn
             pilot.step()
-        assert play_status(sim.app) == "Pingwiny family, 3 players, round 2"
+        assert play_status(sim.app) == "Penguins family, 3 players, round 2"
     finally:
         sim.close()
 
@@ -113,6 +113,6 @@ def test_the_loop_sends_the_status_when_it_changes(tmp_path):
         assert listener.sent == ["waiting at the start screen; missing: reader"]
         for line in new_game_script(2):
             sim.command(line)
-        assert listener.sent[-1] == "Pingwiny family, 2 players, round 1; missing: reader"
+        assert listener.sent[-1] == "Penguins family, 2 players, round 1; missing: reader"
     finally:
         sim.close()
