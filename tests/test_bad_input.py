@@ -257,7 +257,7 @@ def stream(profile: Profile, unknown_tags: list[str], known_tags: list[str]) -> 
 
 
 def run_line(sim: Headless, pilot: Autopilot, line: str) -> None:
-    if not line.split():  # an empty step of a script (e.g. no "press down" for 2 players)
+    if not line.strip():  # a blank line of a script does nothing
         return
     verb, *args = line.split()
     if verb == "play":
