@@ -175,7 +175,7 @@ def test_parts_that_fail_at_start_are_named_with_their_fix_and_the_rest_runs(tmp
     assert failed[0].startswith("ERROR tableside.parts: buttons does not work (")
     assert "fix: install python3-lgpio" in failed[0]
     assert failed[1].startswith("ERROR tableside.parts: reader does not work (")
-    assert "fix: install spidev" in failed[1]
+    assert "fix: install spidev: sudo systemd/install.sh --with spi" in failed[1]
     assert failed[2].startswith("ERROR tableside.parts: buzzer does not work (")
     assert "Traceback" not in stderr
     assert not (tmp_path / "state" / "journal.sqlite.running").exists(), "not a clean stop"

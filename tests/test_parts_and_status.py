@@ -24,12 +24,12 @@ def _wrapped(part_error: BaseException, message: str) -> DeviceUnavailable:
         (
             "buttons",
             _wrapped(ModuleNotFoundError("No module named 'lgpio'", name="lgpio"), "pins"),
-            "install python3-lgpio (sudo systemd/install.sh installs it)",
+            "install python3-lgpio: sudo systemd/install.sh",
         ),
         (
             "display",
             ImportError("No module named 'RPi'", name="RPi"),
-            "install rpi-lgpio (sudo systemd/install.sh installs it)",
+            "install rpi-lgpio: sudo systemd/install.sh --with spi",
         ),
         (
             "reader",
@@ -51,7 +51,7 @@ def _wrapped(part_error: BaseException, message: str) -> DeviceUnavailable:
         (
             "buzzer",
             DeviceUnavailable("buzzer.pin_factory: cannot start pin factory 'lgpio': ..."),
-            "install python3-lgpio (sudo systemd/install.sh installs it)",
+            "install python3-lgpio: sudo systemd/install.sh",
         ),
         ("reader", DeviceUnavailable("no chip answers"), "check the wiring (wiring.md)"),
     ],
