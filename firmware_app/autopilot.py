@@ -86,7 +86,7 @@ def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
     return [
         "press ok",
         "press ok",
-        f"press down {players - 2}",
+        f"press down {players - 2}" if players > 2 else "",
         "press ok",
         "press ok",
         "press ok",

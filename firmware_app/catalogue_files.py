@@ -27,6 +27,7 @@ from rules.catalogue import (
     Problem,
     build,
     merge,
+    misspelt_ids,
     problems,
 )
 
@@ -100,8 +101,13 @@ def _combine(files: list[_File]) -> Catalogue:
         raise CatalogueError(found)
     merged = files[0].raw
     for file in files[1:]:
+        owner = file.kind == "owner"
+        misspelt = misspelt_ids(merged, file.raw, file.source) if owner else []
+        if misspelt:
+            found += misspelt
+            continue
         try:
-            merged = merge(merged, file.raw, owner=file.kind == "owner", source=file.source)
+            merged = merge(merged, file.raw, owner=owner, source=file.source)
         except CatalogueError as error:
             found += error.problems
     if found:
