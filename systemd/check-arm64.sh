@@ -29,7 +29,8 @@
 # /var/log/systemctl-stand-in.log; no systemd runs in the root).
 #
 # Needs root, debootstrap, qemu-user-static and binfmt-support, and access
-# to Debian's archive and the Python package index.
+# to Debian's archive and the Python package index. pip in the root trusts
+# the certificate authorities of this machine (its /etc/ssl/certs/ca-certificates.crt).
 set -euo pipefail
 
 ARCH=arm64
@@ -63,6 +64,8 @@ CLONE=/home/owner/tableside
 VENV=/opt/tableside/venv
 START=$SECONDS
 declare -A QEMU=([arm64]=aarch64 [armhf]=arm)
+HOST_CA=/etc/ssl/certs/ca-certificates.crt
+CA=/etc/ssl/check-host-ca.crt
 
 say() {
 	printf '[%4ds] %s\n' $((SECONDS - START)) "$*"
@@ -83,7 +86,7 @@ timed() {
 }
 
 inside() {
-	chroot "$ROOT" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 \
+	chroot "$ROOT" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 PIP_CERT="$CA" \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
@@ -126,6 +129,8 @@ make_root() {
 	mount -t sysfs sysfs "$ROOT/sys"
 	mount --bind /dev "$ROOT/dev"
 	cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+	# pip in the root trusts what this machine trusts (a proxy's own authority, say).
+	cp -L "$HOST_CA" "$ROOT$CA"
 	inside useradd --create-home --uid 1000 --shell /bin/bash owner
 	# The clone: what git tracks, as its owner.
 	mkdir -p "$ROOT$CLONE"
