@@ -31,7 +31,7 @@
 # Needs root, debootstrap, qemu-user-static and binfmt-support, and access
 # to Debian's archive and the Python package index. pip in the root trusts
 # the certificate authorities of this machine (its /etc/ssl/certs/ca-certificates.crt).
-set -euo pipefail
+set -Eeuo pipefail
 
 ARCH=arm64
 WORK=${TMPDIR:-/tmp}/tableside-check
@@ -76,14 +76,18 @@ fail() {
 	exit 1
 }
 
-# Run a timed part: its name, then the command.
+# Run a timed part: its name, then the command. Any command failing in it
+# fails the check (the ERR trap; under "||" errexit would be off).
 timed() {
-	local name=$1 began=$SECONDS
+	PART=$1
+	local began=$SECONDS
 	shift
-	"$@" || fail "$name"
-	TIMES+=("$name: $((SECONDS - began)) s")
-	say "ok: $name ($((SECONDS - began)) s)"
+	"$@"
+	TIMES+=("$PART: $((SECONDS - began)) s")
+	say "ok: $PART ($((SECONDS - began)) s)"
 }
+PART=start
+trap 'fail "$PART (line $LINENO)"' ERR
 
 inside() {
 	chroot "$ROOT" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 PIP_CERT="$CA" \
@@ -130,7 +134,7 @@ make_root() {
 	mount --bind /dev "$ROOT/dev"
 	cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
 	# pip in the root trusts what this machine trusts (a proxy's own authority, say).
-	cp -L "$HOST_CA" "$ROOT$CA"
+	install -D -m 0644 "$HOST_CA" "$ROOT$CA"
 	inside useradd --create-home --uid 1000 --shell /bin/bash owner
 	# The clone: what git tracks, as its owner.
 	mkdir -p "$ROOT$CLONE"
@@ -209,7 +213,7 @@ driver = "fake"
 [buzzer]
 driver = "fake"
 TOML
-	install -d -o tableside -g tableside -m 0700 "$ROOT/var/lib/tableside"
+	inside install -d -o tableside -g tableside -m 0700 /var/lib/tableside
 	inside bash -c "cd /var/lib/tableside && TABLESIDE_STATE_DIR=/var/lib/tableside \
 		$VENV/bin/python -B $CLONE/systemd/check_daemon.py 600 \
 		setpriv --reuid tableside --regid tableside --init-groups \
@@ -229,7 +233,7 @@ TOML
 }
 
 spi_libraries() {
-	grep -qx dtparam=spi=on "$ROOT/boot/firmware/config.txt" || return 1
+	grep -qx dtparam=spi=on "$ROOT/boot/firmware/config.txt"
 	inside "$VENV/bin/python" -B - <<'PY'
 import logging
 import spidev, RPi.GPIO, lgpio  # noqa: F401
@@ -257,7 +261,7 @@ update_removes() {
 	inside setpriv --reuid owner --regid owner --init-groups \
 		sh -c "echo '\"\"\"Added by the check.\"\"\"' >$CLONE/$module"
 	install_sh
-	[[ -f $ROOT$site/$module ]] || return 1
+	[[ -f $ROOT$site/$module ]]
 	inside setpriv --reuid owner --regid owner --init-groups rm "$CLONE/$module"
 	install_sh
 	[[ ! -e $ROOT$site/$module ]]
@@ -277,17 +281,15 @@ second_run_changes_nothing() {
 	root_files before
 	install_sh
 	root_files after
-	grep -q '^==> nothing changed' "$WORK/last-install.log" &&
-		diff "$WORK/files-before" "$WORK/files-after"
+	grep -q '^==> nothing changed' "$WORK/last-install.log"
+	diff "$WORK/files-before" "$WORK/files-after"
 }
 
 clone_stays_the_owners() {
 	local root_owned
 	root_owned=$(find "$ROOT$CLONE" -user 0)
-	[[ -z $root_owned ]] || {
-		echo "$root_owned"
-		return 1
-	}
+	echo "$root_owned"
+	[[ -z $root_owned ]]
 }
 
 main() {
