@@ -26,7 +26,9 @@
 # Stand-ins: raspi-config (its nonint do_i2c, do_spi, do_serial_hw and
 # do_serial_cons edit /boot/firmware/config.txt and cmdline.txt as the real
 # one does), systemctl (enable makes the wants/ link, the rest is logged to
-# /var/log/systemctl-stand-in.log; no systemd runs in the root).
+# /var/log/systemctl-stand-in.log; no systemd runs in the root), and
+# RPI_LGPIO_REVISION=d04170 (a Pi 5) for the device tree's board revision
+# that rpi-lgpio reads when imported.
 #
 # Needs root, debootstrap, qemu-user-static and binfmt-support, and access
 # to Debian's archive and the Python package index. pip in the root trusts
@@ -234,7 +236,9 @@ TOML
 
 spi_libraries() {
 	grep -qx dtparam=spi=on "$ROOT/boot/firmware/config.txt"
-	inside "$VENV/bin/python" -B - <<'PY'
+	# rpi-lgpio reads the board's revision from the device tree, which an
+	# emulated root lacks; its own override names a Pi 5 instead.
+	inside RPI_LGPIO_REVISION=d04170 "$VENV/bin/python" -B - <<'PY'
 import logging
 import spidev, RPi.GPIO, lgpio  # noqa: F401
 from firmware_app.config import load_config
