@@ -6,6 +6,7 @@ import logging
 import os
 import re
 import select
+import signal
 import struct
 import subprocess
 import sys
@@ -558,10 +559,16 @@ class Pty:
     def send(self, keys: bytes) -> None:
         os.write(self.master, keys)
 
-    def read_until(self, text: bytes, seconds: float = 10) -> None:
-        """Read until ``text`` has been output; fail at the end of output or the deadline."""
+    def resize(self, cols: int, rows: int) -> None:
+        """Change the terminal's size and tell the command, as a terminal window does."""
+        fcntl.ioctl(self.master, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
+        self.process.send_signal(signal.SIGWINCH)
+
+    def read_until(self, text: bytes, seconds: float = 10, since: int = 0) -> None:
+        """Read until ``text`` has been output (after the first ``since`` bytes); fail at
+        the end of output or the deadline."""
         deadline = time.monotonic() + seconds
-        while text not in self.output:
+        while text not in self.output[since:]:
             assert time.monotonic() < deadline, f"no {text!r} in {self.output[-3000:]!r}"
             assert self._read(deadline), f"ended without {text!r}: {self.output[-3000:]!r}"
 
@@ -658,3 +665,16 @@ def test_each_launch_without_a_seed_draws_a_fresh_one(tmp_path, pty_run):
         assert found, pty.output[-500:]
         seeds.append(int(found[1]))
     assert seeds[0] != seeds[1]
+
+
+def test_a_terminal_resized_while_running_is_redrawn_to_fit(tmp_path, pty_run):
+    pty = pty_run(sim_command(tmp_path, "--language", "en"), cols=140, rows=50)
+    pty.read_until(b"New game")
+    assert "▀".encode() in pty.output and "⣿".encode() not in pty.output
+    pty.resize(80, 24)
+    pty.read_until("⣿".encode())  # the same frame again, now in braille
+    shown = len(pty.output)
+    pty.resize(140, 50)
+    pty.read_until(b"Backspace/Esc BACK", since=shown)  # the full legend, under the full panel
+    pty.send(b"q")
+    assert pty.exit_status() == 0
