@@ -107,6 +107,7 @@ class App:
 
     def set_setting(self, key: str, value) -> None:
         self.journal.set_setting(key, value)
+        LOG.info("setting %s saved", key)
         self.settings[key] = value
         if key == "language":
             self.language = value
@@ -138,6 +139,14 @@ class App:
     def notice(self, title: str, lines: list[str], then=None) -> None:
         self.push(Notice(self, title, lines, then))
 
+    def unsaved(self, reason: str) -> None:
+        """The storage refused the last input's write (``StorageError.reason``): say so."""
+        text = {
+            "full": self.t("Storage full: this move was not saved"),
+            "read-only": self.t("Storage is read-only: this move was not saved"),
+        }.get(reason, self.t("Storage error: this move was not saved"))
+        self.notice(self.t("Not saved"), [text])
+
     def wrap(self, text: str) -> list[str]:
         return Canvas().font.wrap(text, 126)
 
@@ -151,7 +160,7 @@ class App:
     def act(self, action: str) -> bool:
         """Play one rules action; show what the table must do, or why not."""
         try:
-            events = self.session.act(action)
+            events = self.session.act(action, now=self.clock())
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
             self.notice(self.t("Not allowed"), [self.t.refusal(error)])
@@ -159,6 +168,13 @@ class App:
         LOG.info("action %s", action)
         self.show_game(events)
         return True
+
+    def resume(self, game_id: int) -> None:
+        """Bring an unfinished game of the journal back to the table."""
+        if self.session is None or self.session.game_id != game_id:
+            self.session = Session.load(self.journal, game_id)
+        LOG.info("resume game %d", game_id)
+        self.show_game()
 
     def show_game(self, events: list[dict] | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""

@@ -251,7 +251,11 @@ def cmd_export(args: argparse.Namespace) -> int:
         written = journal.export_all(args.out)
     for path in written:
         print(path)
-    print(f"{len(written)} finished game(s) exported to {args.out} from {config.app.journal}")
+    abandoned = sum(path.stem.endswith("-abandoned") for path in written)
+    print(
+        f"{len(written) - abandoned} finished, {abandoned} abandoned game(s) exported to "
+        f"{args.out} from {config.app.journal}"
+    )
     return 0
 
 
@@ -317,7 +321,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("export", help="write the finished games of the journal as game records")
+    p = sub.add_parser(
+        "export", help="write the finished and abandoned games of the journal as game records"
+    )
     p.add_argument("--config", help="the configuration file naming the state folder")
     p.add_argument("--out", default=".", help="the folder to write them to")
     p.set_defaults(run=cmd_export)

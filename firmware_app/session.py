@@ -28,11 +28,15 @@ class Session:
         return cls(journal, game_id, journal.record(game_id))
 
     @classmethod
-    def resume(cls, journal) -> "Session | None":
-        game_id = journal.unfinished()
-        if game_id is None:
-            return None
+    def load(cls, journal, game_id: int) -> "Session":
+        """A game of the journal, replayed to where the table left it."""
         return cls(journal, game_id, journal.record(game_id))
+
+    @classmethod
+    def resume(cls, journal) -> "Session | None":
+        """The unfinished game played last, if any."""
+        game_id = journal.unfinished()
+        return None if game_id is None else cls.load(journal, game_id)
 
     @property
     def state(self):
@@ -42,11 +46,12 @@ class Session:
     def over(self) -> bool:
         return self.state.phase == "over"
 
-    def act(self, action: str | Action) -> list[dict]:
-        """Apply, then commit; a refused action raises and nothing is written."""
+    def act(self, action: str | Action, now: float | None = None) -> list[dict]:
+        """Apply, then commit (``now``: when it was played); a refused action raises
+        and nothing is written."""
         action = Action.parse(action) if isinstance(action, str) else action
         new, events = self.game.apply(self.state, action)
-        self.journal.append(self.game_id, str(action))
+        self.journal.append(self.game_id, str(action), now=now)
         self.states.append(new)
         return events
 
@@ -78,3 +83,7 @@ class Session:
         else:
             summary = self.game.score(self.state).to_json()
         self.journal.finish(self.game_id, summary, now=now)
+
+    def abandon(self, now: float) -> None:
+        """The table ended the game before its end: it is kept, as abandoned."""
+        self.journal.abandon(self.game_id, now=now)

@@ -231,6 +231,10 @@ MESSAGES = {
         "en": "That place on the tile ({spot}) is not free.",
         "pl": "To miejsce na kafelku ({spot}) nie jest wolne.",
     },
+    "illegal.already_on_spot": {
+        "en": "Your penguin already stands there ({spot}).",
+        "pl": "Twój pingwin już tam stoi ({spot}).",
+    },
     "illegal.no_bag_symbol": {
         "en": "Rummaging needs an uncovered bag symbol (and tokens in the bag).",
         "pl": "Grzebanie w worku wymaga odkrytego symbolu worka (i żetonów w worku).",

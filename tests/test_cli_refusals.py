@@ -82,7 +82,8 @@ def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsy
     assert main(["export", "--out", str(tmp_path / "out")]) == 0
     out = capsys.readouterr().out
     assert out == (
-        f"0 finished game(s) exported to {tmp_path / 'out'} from {state / 'journal.sqlite'}\n"
+        f"0 finished, 0 abandoned game(s) exported to {tmp_path / 'out'} "
+        f"from {state / 'journal.sqlite'}\n"
     )
 
 

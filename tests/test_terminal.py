@@ -481,7 +481,7 @@ def test_a_game_left_with_q_is_offered_again(tmp_path):
     first.sim.close()
     again = Typist(tmp_path, language="pl")
     try:
-        assert again.text.startswith("[Tableside]\n> Wznów grę")
+        assert again.text.startswith("[Tableside]\n> Wznów: Pingwiny rodzinne")
         again.type("\n")
         assert again.actions() == played
     finally:
@@ -627,7 +627,7 @@ def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path
     assert [action.split()[0] for action in record["actions"]] == ["draw"]
 
     again = pty_run(sim_command(tmp_path, "--language", "en"))
-    again.read_until(b"Resume the game")
+    again.read_until(b"Resume: Penguins family")
     again.send(b"q")
     assert again.exit_status() == 0
 

@@ -96,6 +96,11 @@ def lay(s, slot: int, card: str, events: list[dict]) -> None:
     """A card face up in ``slot``; the deck's last card starts the last round."""
     s.faceup = s.faceup[:slot] + (card,) + s.faceup[slot + 1 :]
     events.append({"event": "revealed", "slot": slot, "card": card})
+    deck_checked(s, events)
+
+
+def deck_checked(s, events: list[dict]) -> None:
+    """The deck's last card is out (laid, or named by a correction): the last round."""
     if not s.deck and not s.last_round:
         s.last_round = True
         events.append({"event": "last_round", "why": "deck"})

@@ -99,13 +99,14 @@ class FamilyGame:
             else:
                 acts += [Action("visit", "otter", COLOURS[c]) for c in range(7) if s.bag[c]]
         acts += [_lemur(m) for m in s.missions]
-        acts.append(_GATE)
-        acts += _legal_exchanges(s, hand)
+        later = _legal_exchanges(s, hand)
         for card in s.faceup:
             if card is not None:
                 cost = self.cards.figurants[card].cost
-                acts += [_hq(card, jokers) for jokers in payments(cost, hand)]
-        return acts
+                later += [_hq(card, jokers) for jokers in payments(cost, hand)]
+        if any(s.faceup) or not (acts or later):
+            acts.append(_GATE)
+        return acts + later
 
     # ------------------------------------------------------------------ apply
 
@@ -198,7 +199,10 @@ class FamilyGame:
         events.append({"event": "mission", "player": s.current, "taken": mission, "returned": held})
 
     def _visit_gate(self, s: State, a: Action, events: list[dict]) -> None:
+        """Nothing face up: refused, unless no other visit is possible (no passing)."""
         arity(a, 2)
+        if not any(s.faceup) and self._legal_visits(s) != [_GATE]:
+            raise IllegalAction("illegal.nothing_to_cycle")
         slots = [i for i, card in enumerate(s.faceup) if card is not None]
         cards = tuple(s.faceup[i] for i in slots)
         if self.app_deck:
@@ -282,8 +286,8 @@ class FamilyGame:
         events.append({"event": "turn", "player": nxt})
 
     def _do_correct(self, s: State, a: Action, events: list[dict]) -> None:
-        correct(s, a, self.cards)
-        events.append({"event": "corrected", "action": str(a)})
+        correct(s, a, self.cards, events)
+        self._maybe_end_turn(s, events)
 
     _handlers = {
         "draw": _do_draw,
