@@ -355,6 +355,20 @@ class Journal:
         with self._writing():
             return self._db.execute(_NEW_GAME, (stored, now)).lastrowid
 
+    def complete_catalogue(self, game_id: int, catalogue: Mapping[str, Any]) -> None:
+        """Replace the catalogue in a running game's header by one that knows more.
+
+        Only values the table taught may change, from unknown to known: the
+        caller (``Session.teach``) checks that the game still replays the same.
+        """
+        header, _ = self._game(game_id)
+        record = json.loads(header)
+        record["catalogue"] = catalogue
+        stored = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        with self._writing():
+            self._playing(game_id)
+            self._db.execute("UPDATE games SET header = ? WHERE id = ?", (stored, game_id))
+
     def unfinished(self) -> int | None:
         """The id of the unfinished game played last, if any: the one to resume first."""
         games = self.unfinished_games()
