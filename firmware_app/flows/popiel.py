@@ -248,6 +248,8 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
         elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
+        elif kind == "extra_move" and e["refill"]:
+            lines.append(t("Extra move: take a tile from the draw spaces, refill them, place it."))
         elif kind in TABLE_LINES:
             lines.append(t(TABLE_LINES[kind]))
     return lines
