@@ -1,12 +1,17 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
+import logging
+
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
+
+LOG = logging.getLogger("tableside.setup")
 
 
 class Wizard:
@@ -102,7 +107,12 @@ class Wizard:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
+        try:
+            app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
+        except RulesError as error:
+            LOG.info("setup refused: %s", error.text("en"))
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            return
         app.show_game()
         for title, lines in reversed(self.pages()):
             app.notice(title, lines)
