@@ -67,10 +67,19 @@ _GAME = "SELECT header, outcome FROM games WHERE id = ?"
 _UNFINISHED = "SELECT id FROM games WHERE outcome IS NULL"
 _ABANDON = "UPDATE games SET outcome = 'abandoned', ended = ? WHERE outcome IS NULL"
 _NEW_GAME = "INSERT INTO games (header, started) VALUES (?, ?)"
+_IMPORTED = """INSERT INTO games (header, started, ended, outcome, summary)
+    VALUES (?, ?, ?, 'finished', ?)"""
+_IMPORTED_ACTION = "INSERT INTO actions (game_id, seq, notation) VALUES (?, ?, ?)"
+# Finished games that could be the same as a record: same game, variant and seed.
+_SAME_SEED = """SELECT id FROM games WHERE outcome = 'finished'
+    AND json_extract(header, '$.game') = ? AND json_extract(header, '$.variant') = ?
+    AND json_extract(header, '$.options.seed') IS ?"""
 _FINISH = "UPDATE games SET outcome = 'finished', ended = ?, summary = ? WHERE id = ?"
 _FINISHED = """SELECT id, header, started, ended, summary,
     (SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)
-    FROM games WHERE outcome = 'finished' ORDER BY id"""
+    FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id"""
+_STARTED = "SELECT started FROM games WHERE id = ?"
+_PLAYED = "SELECT started, ended FROM games WHERE id = ?"
 _LIVE = "SELECT notation FROM actions WHERE game_id = ? AND NOT undone ORDER BY seq"
 _COUNTS = """SELECT coalesce(sum(NOT undone), 0), coalesce(sum(undone), 0)
     FROM actions WHERE game_id = ?"""
@@ -105,6 +114,7 @@ class FinishedGame:
     finished: float
     summary: dict[str, Any]
     actions: int
+    header: dict[str, Any]
 
 
 class Journal:
@@ -244,10 +254,11 @@ class Journal:
             self._db.execute(_DROP_REDO, (game_id,))
             self._db.execute(_FINISH, (now, stored, game_id))
 
-    def finished_games(self) -> list[FinishedGame]:
-        """Every finished game, oldest first."""
+    def finished_games(self, after: int = 0) -> list[FinishedGame]:
+        """Every finished game (or those with an id above ``after``), oldest first."""
         games = []
-        for game_id, header, started, ended, summary, actions in self._db.execute(_FINISHED):
+        rows = self._db.execute(_FINISHED, (after,))
+        for game_id, header, started, ended, summary, actions in rows:
             head = json.loads(header)
             games.append(
                 FinishedGame(
@@ -258,9 +269,15 @@ class Journal:
                     ended,
                     json.loads(summary),
                     actions,
+                    head,
                 )
             )
         return games
+
+    def started_at(self, game_id: int) -> float | None:
+        """When a game started, or None when the journal has no such game."""
+        row = self._db.execute(_STARTED, (game_id,)).fetchone()
+        return None if row is None else row[0]
 
     def _game(self, game_id: int) -> tuple[str, str | None]:
         row = self._db.execute(_GAME, (game_id,)).fetchone()
@@ -336,7 +353,37 @@ class Journal:
         _, outcome = self._game(game_id)
         if outcome != "finished":
             raise JournalError(f"{self.path}: game {game_id} is not finished")
-        return self.record(game_id)
+        started, ended = self._db.execute(_PLAYED, (game_id,)).fetchone()
+        return {**self.record(game_id), "played": {"started": started, "ended": ended}}
+
+    def import_finished(
+        self, record: Mapping[str, Any], summary: Mapping[str, Any], started: float, ended: float
+    ) -> int:
+        """Store a game finished elsewhere (its record and final summary); return its id.
+
+        The caller has replayed the record to its end; the game is kept as if it
+        had been played here, so statistics and exports treat it alike.
+        """
+        header = {k: v for k, v in record.items() if k not in ("actions", "played")}
+        stored = json.dumps(header, ensure_ascii=False, allow_nan=False)
+        result = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
+        with self._writing():
+            game_id = self._db.execute(_IMPORTED, (stored, started, ended, result)).lastrowid
+            self._db.executemany(
+                _IMPORTED_ACTION,
+                [(game_id, seq, notation) for seq, notation in enumerate(record["actions"], 1)],
+            )
+        return game_id
+
+    def find_finished(self, record: Mapping[str, Any]) -> int | None:
+        """The finished game whose record is ``record`` (dates aside), if the journal has one."""
+        wanted = {k: v for k, v in record.items() if k != "played"}
+        seed = (record.get("options") or {}).get("seed")
+        rows = self._db.execute(_SAME_SEED, (record.get("game"), record.get("variant"), seed))
+        for (game_id,) in rows.fetchall():
+            if self.record(game_id) == wanted:
+                return game_id
+        return None
 
     def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Write each finished game to ``folder/game-NNNNN.json``; return the paths.

@@ -183,8 +183,8 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()
     assert main(["export", "--config", str(config), "--out", str(out)]) == 0
-    assert "1 finished game(s) exported" in capsys.readouterr().out
-    (record,) = out.glob("*.json")
+    assert f"1 finished game(s) from {state} exported" in capsys.readouterr().out
+    (record,) = out.glob("game-*.json")
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] and result["state"] == final.to_json()

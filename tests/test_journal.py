@@ -262,9 +262,11 @@ def test_finish_lists_the_game_and_closes_it(journal):
     journal.undo(game)
     journal.finish(game, {"winners": [1]}, now=250.0)
     assert journal.unfinished() is None
-    assert journal.finished_games() == [
-        FinishedGame(game, "pingwiny", "family", 100.0, 250.0, {"winners": [1]}, 2)
-    ]
+    (listed,) = journal.finished_games()
+    assert listed == FinishedGame(
+        game, "pingwiny", "family", 100.0, 250.0, {"winners": [1]}, 2, listed.header
+    )
+    assert listed.header["variant"] == "family" and "actions" not in listed.header
     assert not journal.can_undo(game) and not journal.can_redo(game)
     for change in (journal.undo, journal.redo, lambda g: journal.append(g, "draw")):
         with pytest.raises(JournalError, match=f"game {game} is finished; it cannot change"):
@@ -296,7 +298,10 @@ def test_the_exported_record_replays_to_the_state_the_table_saw(journal, demo_re
         journal.append(game, str(action))
     journal.finish(game, engine.score(state).to_json(), now=2.0)
     exported = journal.export(game)
-    assert exported == demo_record | {"actions": exported["actions"]}
+    assert exported == demo_record | {
+        "actions": exported["actions"],
+        "played": {"started": 1.0, "ended": 2.0},
+    }
     assert replay(exported).final == state
 
 
