@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 from firmware_app import catalogue_files
+from firmware_app.flows.games import GAMES
+from firmware_app.flows.start import start_screen
 from firmware_app.i18n import Translator
 from firmware_app.session import Session
 from firmware_app.ui.canvas import Canvas
@@ -53,9 +55,7 @@ class App:
         self.stack: list[Screen] = []
         self.session: Session | None = Session.resume(journal)
         self._back_was_long = False
-        from firmware_app.flows.start import start_screen
-
-        self.stack.append(start_screen(self))
+        self.home()
 
     # ----------------------------------------------------------- catalogue
 
@@ -127,6 +127,10 @@ class App:
     def reset(self, screen: Screen) -> None:
         self.stack = [screen]
 
+    def home(self) -> None:
+        """The home menu (resume, new game, settings) as the only screen."""
+        self.reset(start_screen(self))
+
     def notice(self, title: str, lines: list[str], then=None) -> None:
         self.push(Notice(self, title, lines, then))
 
@@ -155,18 +159,9 @@ class App:
     def show_game(self, events: list[dict] | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
         session = self.session
-        if session.game.variant == "popiel":
-            from firmware_app.flows.popiel import end_screen, event_lines, turn_screen
-        elif session.game.variant == "advanced":
-            from firmware_app.flows.advanced import turn_screen
-            from firmware_app.flows.advanced_table import event_lines
-            from firmware_app.flows.end import end_screen
-        else:
-            from firmware_app.flows.end import end_screen
-            from firmware_app.flows.turn import turn_screen
-            from firmware_app.table_text import event_lines
-        self.reset(end_screen(self) if session.over else turn_screen(self))
-        lines = event_lines(self.t, session.game, events or [])
+        screens = GAMES[session.key]
+        self.reset(screens.end(self) if session.over else screens.turn(self))
+        lines = screens.events(self.t, session.game, events or [])
         if lines:
             self.notice(self.t("At the table"), lines)
 

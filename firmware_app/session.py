@@ -15,6 +15,7 @@ class Session:
     def __init__(self, journal, game_id: int, record: dict) -> None:
         result = replay(record)
         self.journal, self.game_id = journal, game_id
+        self.key = (record["game"], record["variant"])  # as in rules.record.VARIANTS
         self.game = result.game
         self.states = list(result.states)
 

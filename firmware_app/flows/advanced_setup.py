@@ -3,9 +3,9 @@
 from dataclasses import replace
 
 from firmware_app.flows.advanced_table import colours_of
-from firmware_app.flows.start import Wizard, penguin_name
+from firmware_app.flows.family_setup import Wizard
 from firmware_app.i18n import data_label
-from firmware_app.table_text import counted
+from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Menu
 from rules.pingwiny.options import Options
 

@@ -2,9 +2,8 @@
 the help pages, the score sheet and the end."""
 
 from firmware_app.flows.help import PAGES
-from firmware_app.flows.start import penguin_name
-from firmware_app.flows.turn import player_label
-from firmware_app.table_text import SUPPLY_PLACE, counted, returns
+from firmware_app.flows.seats import player_label
+from firmware_app.table_text import SUPPLY_PLACE, counted, penguin_name, returns
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 

@@ -1,6 +1,6 @@
 """The end: the end-of-round notice, the score sheet line by line, the winner."""
 
-from firmware_app.flows.turn import player_label
+from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
 from firmware_app.ui.screens import Item, Menu, Notice
 
@@ -51,8 +51,6 @@ def score_pages(app, final: bool) -> Notice:
 
 
 def finish(app) -> None:
-    from firmware_app.flows.start import start_screen
-
     app.session.finish(now=app.clock())
     app.session = None
-    app.reset(start_screen(app))
+    app.home()

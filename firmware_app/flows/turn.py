@@ -8,8 +8,8 @@ menu or by tapping their tag.
 
 from collections import Counter
 
-from firmware_app.flows.start import penguin_name
-from firmware_app.table_text import counted
+from firmware_app.flows.seats import player_label
+from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import exchange
@@ -25,11 +25,6 @@ LOCATION_ORDER = (
     "gastro",
     "hq",
 )
-
-
-def player_label(app, index: int) -> str:
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Player {n}", n=index + 1)
 
 
 def turn_screen(app) -> Menu:
