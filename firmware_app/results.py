@@ -46,9 +46,20 @@ def csv_text(stats) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(CSV_COLUMNS)
-    for game_id, ended, game, variant, _, demo, seat, name, piece, score, won, breakdown in (
-        stats.rows()
-    ):
+    for (
+        game_id,
+        ended,
+        game,
+        variant,
+        _,
+        demo,
+        seat,
+        name,
+        piece,
+        score,
+        won,
+        breakdown,
+    ) in stats.rows():
         writer.writerow(
             [
                 stamp(ended), game, variant, game_id, seat + 1, player_name(name, seat),
@@ -125,7 +136,7 @@ def import_record(journal, path: Path, now: float) -> int:
     except (ValueError, RecordError) as error:
         raise RecordImportError(f"{path}: not a game record that replays: {error}") from None
     if result.final.phase != "over":
-        raise RecordImportError(f"{path}: the game is not finished; only finished games are imported")
+        raise RecordImportError(f"{path}: the game is not finished; only finished ones are")
     existing = journal.find_finished(record)
     if existing is not None:
         raise RecordImportError(f"{path}: already in the journal as game {existing}")

@@ -70,7 +70,9 @@ def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
         lines = summary["players"]
         pieces = [line.get("penguin") for line in lines]
         scores = [line["total"] for line in lines]
-        breakdowns = [{k: v for k, v in line.items() if k not in ("player", "penguin")} for line in lines]
+        breakdowns = [
+            {k: v for k, v in line.items() if k not in ("player", "penguin")} for line in lines
+        ]
     else:  # Król Popiel: the track
         scores = list(summary.get("scores", []))
         pieces = list(options.get("mice") or options.get("colours") or [None] * len(scores))

@@ -216,7 +216,8 @@ def test_a_record_from_another_box_is_imported_once(tmp_path, capsys):
 
 
 def test_an_unfinished_or_broken_record_is_refused_by_name(tmp_path):
-    record = json.loads((Path(__file__).parents[1] / "examples" / "family-3p-seed7.json").read_text())
+    example = Path(__file__).parents[1] / "examples" / "family-3p-seed7.json"
+    record = json.loads(example.read_text(encoding="utf-8"))
     record["actions"] = record["actions"][:10]
     unfinished = tmp_path / "half.json"
     unfinished.write_text(json.dumps(record))
