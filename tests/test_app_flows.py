@@ -29,7 +29,7 @@ def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
 
 
 def test_start_screen_offers_a_new_game(sim):
-    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+    assert sim.screen == "[Tableside]\n> New game\n  Settings\n  Statistics"
 
 
 def test_setup_wizard_walks_the_table_through_setup(sim):
@@ -74,9 +74,9 @@ def test_finishing_keeps_the_game_and_returns_to_the_start(sim):
     start_demo_game(sim)
     Autopilot(sim, seed=2).play()
     game_id = sim.app.session.game_id
-    sim.press("down", 2)
+    sim.press("up")  # the last item: Finish
     sim.press("ok")
-    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+    assert sim.screen == "[Tableside]\n> New game\n  Settings\n  Statistics"
     assert [g.id for g in sim.journal.finished_games()] == [game_id]
 
 
@@ -116,7 +116,7 @@ def test_resume_after_a_restart_continues_where_it_was(tmp_path):
     state = sim.app.session.state
     sim.close()
     again = Headless(tmp_path, language="en", seed=4)
-    assert again.screen == "[Tableside]\n> Resume the game\n  New game\n  Settings"
+    assert again.screen == "[Tableside]\n> Resume the game\n  New game\n  Settings\n  Statistics"
     again.press("ok")
     assert again.app.session.state == state
     again.close()

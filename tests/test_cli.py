@@ -175,8 +175,8 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
         sim.command(line)
     Autopilot(sim, seed=2).play()
     final = sim.app.session.state
-    sim.press("down", 2)
-    sim.press("ok")  # Finish: new game
+    sim.press("up")
+    sim.press("ok")  # the last item: Finish, new game
     sim.close()
     config = tmp_path / "tableside.toml"
     config.write_text(f'[app]\nstate_dir = "{state}"\n')

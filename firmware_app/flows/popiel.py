@@ -229,6 +229,7 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
 
 def end_screen(app) -> Menu:
     from firmware_app.flows.end import finish
+    from firmware_app.flows.score_chart import score_chart_screen
 
     t, session = app.t, app.session
     winners = ", ".join(player_label(app, w) for w in session.game.winners(session.state))
@@ -239,6 +240,7 @@ def end_screen(app) -> Menu:
                 t("Scores"), score_lines(app) + [t("Winner: {names}", names=winners)]
             ),
         ),
+        Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
