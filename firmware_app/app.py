@@ -24,7 +24,14 @@ from rules.errors import RulesError
 
 LOG = logging.getLogger("tableside.app")
 COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
-DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+DEFAULTS = {
+    "contrast": 255,
+    "sleep_minutes": 5,
+    "bag": "app",
+    "deck": "app",
+    "tags": {},
+    "teach_points": "now",
+}
 
 
 class App:
@@ -41,7 +48,10 @@ class App:
         seeds=lambda: secrets.randbits(63),
         reader_name: str = "none",
         defaults: dict | None = None,
+        overrides: dict | None = None,
     ) -> None:
+        """``defaults`` are settings until the table changes them; ``overrides`` (command-line
+        flags) win over the stored settings for this run only and are not saved."""
         self.journal = journal
         self.clock = clock
         self.seed = seeds
@@ -49,6 +59,7 @@ class App:
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
         defaults = {**DEFAULTS, **(defaults or {}), "language": language}
         self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
+        self.settings.update(overrides or {})
         self.language = self.settings["language"]
         self.t = Translator(self.language)
         self.reader_name = reader_name
@@ -103,6 +114,7 @@ class App:
 
     def set_setting(self, key: str, value) -> None:
         self.journal.set_setting(key, value)
+        LOG.info("setting %s saved", key)
         self.settings[key] = value
         if key == "language":
             self.language = value
@@ -134,6 +146,14 @@ class App:
     def notice(self, title: str, lines: list[str], then=None) -> None:
         self.push(Notice(self, title, lines, then))
 
+    def unsaved(self, reason: str) -> None:
+        """The storage refused the last input's write (``StorageError.reason``): say so."""
+        text = {
+            "full": self.t("Storage full: this move was not saved"),
+            "read-only": self.t("Storage is read-only: this move was not saved"),
+        }.get(reason, self.t("Storage error: this move was not saved"))
+        self.notice(self.t("Not saved"), [text])
+
     def wrap(self, text: str) -> list[str]:
         return Canvas().font.wrap(text, 126)
 
@@ -147,7 +167,7 @@ class App:
     def act(self, action: str) -> bool:
         """Play one rules action; show what the table must do, or why not."""
         try:
-            events = self.session.act(action)
+            events = self.session.act(action, now=self.clock())
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
             self.notice(self.t("Not allowed"), [self.t.refusal(error)])
@@ -156,11 +176,21 @@ class App:
         self.show_game(events)
         return True
 
+    def resume(self, game_id: int) -> None:
+        """Bring an unfinished game of the journal back to the table."""
+        if self.session is None or self.session.game_id != game_id:
+            self.session = Session.load(self.journal, game_id)
+        LOG.info("resume game %d", game_id)
+        self.show_game()
+
     def show_game(self, events: list[dict] | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
         session = self.session
         screens = GAMES[session.key]
         self.reset(screens.end(self) if session.over else screens.turn(self))
+        from firmware_app.flows.teach import ask
+
+        ask(self)
         lines = screens.events(self.t, session.game, events or [])
         if lines:
             self.notice(self.t("At the table"), lines)

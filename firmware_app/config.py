@@ -236,6 +236,7 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
         "driver": Key("gpio", _choice(buttons.DRIVERS)),
         "pins": Key(dict(buttons.REFERENCE_PINS), _pins),
         "pin_factory": Key(None, _pin_factory),
+        "min_press_ms": Key(_TIMING.min_press_ms, _milliseconds(0, 100)),
         "debounce_ms": Key(_TIMING.debounce_ms, _milliseconds(0, 200)),
         "long_press_ms": Key(_TIMING.long_press_ms, _milliseconds(200, 10_000)),
         "repeat_delay_ms": Key(_TIMING.repeat_delay_ms, _milliseconds(100, 5_000)),

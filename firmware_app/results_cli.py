@@ -35,10 +35,16 @@ def state_dir(args) -> Path:
 
 
 def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:
+    """The journal the arguments name; a missing one is refused (opening would create it)."""
     folder = state_dir(args)
     path = folder / "journal.sqlite"
     if must_exist and not path.exists():
-        raise CommandError(f"no journal in {folder} (give --state-dir or --config)")
+        if args.state_dir:
+            where = "that folder"
+        else:
+            where = f"the state folder of {args.config}" if args.config else "the default state folder"
+        hint = "" if args.config or args.state_dir else "; give the box's configuration with --config FILE"
+        raise CommandError(f"{folder}: no journal in {where}, nothing to {args.command}{hint}")
     folder.mkdir(parents=True, exist_ok=True)
     try:
         return Journal(path), folder
@@ -112,6 +118,10 @@ def cmd_export(args) -> int:
         written = write_results(journal, stats, Path(args.out))
     for path in written:
         print(path)
-    games = sum(1 for path in written if path.name.startswith("game-"))
-    print(f"{games} finished game(s) from {folder} exported to {args.out}")
+    records = [path for path in written if path.name.startswith("game-")]
+    abandoned = sum(path.stem.endswith("-abandoned") for path in records)
+    print(
+        f"{len(records) - abandoned} finished, {abandoned} abandoned game(s) exported to "
+        f"{args.out} from {journal.path}"
+    )
     return 0

@@ -82,9 +82,9 @@ def test_run_refuses_a_bad_configuration_listing_every_problem(tmp_path):
     )
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert lines[0] == "tableside: configuration:"
-    assert any(f"{config}:2: display.driver" in line for line in lines)
-    assert any(f"{config}:4: app.language" in line for line in lines)
+    assert len(lines) == 2, "one line per problem"
+    assert lines[0].startswith(f"tableside: {config}:2: display.driver: ")
+    assert lines[1].startswith(f"tableside: {config}:4: app.language: ")
 
 
 # What the first frame must not wait for: on a Zero 2 W each of these costs a noticeable

@@ -16,7 +16,7 @@ journal stood.
 How. The "daemon" is a forked child (a fork starts in about a millisecond)
 running the app and its main loop on ``hw``'s fakes (``Headless``) over one
 state folder: it starts a demo game if the journal has none, then the
-autopilot plays; after a restart the start screen offers "Resume the game"
+autopilot plays; after a restart the start screen offers the game to resume
 first and the autopilot takes it. Its choices are seeded by the number of
 actions played, so every life makes the moves an uninterrupted run makes.
 The child reports each acknowledged action, ``(number, notation)``, over a

@@ -63,7 +63,7 @@ def board_lines(app) -> list[str]:
 SHARED_HELP = ("Exchange table", "Discarding")
 HELP = {
     "A turn": [
-        "Four actions: move, rummage in the bag, a card's action or the tile's action.",
+        "Four actions: move, block, rummage in the bag, a card's action or the tile's action.",
         "Moving through an edge a penguin blocks takes 2 actions and pushes it aside.",
         "After 4 actions, on an uncovered bag symbol, draw 2 tokens.",
     ],
@@ -121,7 +121,7 @@ def _event(t, game, e: dict) -> list[str]:
     if kind == "drew":
         if game.app_bag and e["tokens"]:
             return [t("From the bag: {tokens}.", tokens=counted(t, e["tokens"]))]
-    elif kind == "moved":
+    elif kind in ("moved", "blocked"):
         place = f"{t.name(e['location'])}, {t(SPOT_NAMES[e['spot']]).lower()}"
         return [t("{who}: penguin to {place}.", who=_who(t, game, e["player"]), place=place)]
     elif kind == "pushed":
@@ -143,7 +143,7 @@ def _event(t, game, e: dict) -> list[str]:
         lines = [t("Officer X marker on the {place}.", place=t.name(e["location"]))]
         unmasked = ", ".join(_who(t, game, q) for q in e["unmasked"])
         return lines + [t("Unmasked: {names}.", names=unmasked) if unmasked else t("Nobody there.")]
-    elif kind == "unmasked":
+    elif kind in ("unmasked", "lost"):
         who = _who(t, game, e["player"])
         return [t("{who} loses {tokens}.", who=who, tokens=t.name(e["lost"]))] + returns(
             t, [e["lost"]]

@@ -55,21 +55,9 @@ class Wizard:
 
     def cards(self) -> Menu:
         t = self.t
-        box = self.app.catalogue(demo=False)
-        missing = box.missing_for(self.variant, self.choices["short"])
-        items = []
-        if not missing:
-            items.append(Item(t("The box's cards"), lambda: self.begin(box)))
-        else:
-            items.append(
-                Item(
-                    t("Box: {n} values unknown", n=len(missing)),
-                    lambda: self.app.notice(
-                        t("Cards"),
-                        [t("Teach the box's cards in Settings first.")] + missing[:8],
-                    ),
-                )
-            )
+        from firmware_app.flows.teach import own_cards
+
+        items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.begin, needs_mix=True))]
         demo = self.app.catalogue(demo=True)
         items.append(Item(t("Demo deck (made up)"), lambda: self.begin(demo)))
         return Menu(self.app, t("Cards"), items)

@@ -8,6 +8,8 @@ take a tile from the draw spaces and refill them.
 """
 
 from firmware_app import catalogue_files
+from firmware_app.flows.end import end_game, finish
+from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -20,6 +22,18 @@ REWARD_NAMES = {
     "plus3": "3-point cheese",
     "extra": "Extra move",
     "double": "Double points",
+}
+
+
+# What the table does after an event that carries nothing to show but itself.
+TABLE_LINES = {
+    "king_devoured": "No window left: the king is devoured!",
+    "extra_move": "Extra move: take a tile from the draw spaces and place it.",
+    "draw_tile": "Take a tile from the draw spaces.",
+    "no_tile_to_draw": "No tile left to draw.",
+    "no_tile_for_extra": "No tile on the draw spaces: no extra move.",
+    "no_reward_left": "No reward token is left.",
+    "game_over": "The game is over.",
 }
 
 
@@ -125,7 +139,7 @@ def turn_screen(app) -> Menu:
         items = [
             Item(t(REWARD_NAMES[kind]), lambda k=kind: app.act(f"reward {k}")) for kind in KINDS
         ]
-        return Menu(app, t("Reward drawn"), items, back=lambda: None)
+        return Menu(app, t("Reward drawn"), items, back=app.home)
     title = t("{who}: extra move", who=who) if s.extra else who
     items = [
         Item(t("Place a tile"), lambda: _place(app)),
@@ -133,8 +147,9 @@ def turn_screen(app) -> Menu:
         Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
         Item(t("Correct a score"), lambda: _correct(app)),
         Item(t("Undo"), app.undo),
+        Item(t("End game"), lambda: end_game(app)),
     ]
-    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=lambda: None)
+    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=app.home)
 
 
 def _place(app) -> None:
@@ -214,23 +229,14 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("Keep the token: {token}.", token=t(REWARD_NAMES[e["kind"]])))
         elif kind == "king_escapes":
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
-        elif kind == "king_devoured":
-            lines.append(t("No window left: the king is devoured!"))
-        elif kind == "extra_move":
-            lines.append(t("Extra move: take a tile from the draw spaces and place it."))
-        elif kind == "draw_tile":
+        elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
-        elif kind == "no_reward_left":
-            lines.append(t("No reward token is left."))
-        elif kind == "game_over":
-            lines.append(t("The game is over."))
+        elif kind in TABLE_LINES:
+            lines.append(t(TABLE_LINES[kind]))
     return lines
 
 
 def end_screen(app) -> Menu:
-    from firmware_app.flows.end import finish
-    from firmware_app.flows.score_chart import score_chart_screen
-
     t, session = app.t, app.session
     winners = ", ".join(player_label(app, w) for w in session.game.winners(session.state))
     items = [
@@ -244,4 +250,4 @@ def end_screen(app) -> Menu:
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
-    return Menu(app, t("Game over"), items, back=lambda: None)
+    return Menu(app, t("Game over"), items, back=app.home)

@@ -1,24 +1,65 @@
-"""Switching on: resume a game, start one, or change the settings.
+"""Switching on: resume one of the unfinished games, start one, or change the settings.
 
 The games come from the registry (``flows/games.py``): this screen knows
-none of them by name.
+none of them by name. Every unfinished game of the journal is offered, the
+one played last first, by game, players, how far it got and when it was
+last played; starting a new game leaves the others as they are.
 """
 
 from firmware_app.flows.games import GAMES
 from firmware_app.flows.settings import settings_menu
 from firmware_app.flows.stats import StatsMenu
+from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
+
+# The player counts the games allow, each a message of its own: the noun's
+# form follows the number (Polish: 2-4 "gracze", 5 "graczy").
+PLAYER_COUNTS = {2: "2 players", 3: "3 players", 4: "4 players", 5: "5 players"}
 
 
 def start_screen(app) -> Menu:
     t = app.t
-    items = []
-    if app.session is not None:
-        items.append(Item(t("Resume the game"), app.show_game))
+    items = [
+        Item(
+            t("Resume: {game}", game=GAMES[(game.game, game.variant)].short(t)),
+            lambda game_id=game.id: app.resume(game_id),
+            detail=resume_detail(app, game),
+        )
+        for game in app.journal.unfinished_games()
+        if (game.game, game.variant) in GAMES
+    ]
     items.append(Item(t("New game"), lambda: app.push(game_choice(app))))
     items.append(Item(t("Settings"), lambda: app.push(settings_menu(app))))
     items.append(Item(t("Statistics"), lambda: app.push(StatsMenu(app))))
     return Menu(app, "Tableside", items, back=lambda: None)
+
+
+def resume_detail(app, game) -> str:
+    """``3 players, round 5`` and ``12 min ago``: enough to tell the unfinished games apart."""
+    t = app.t
+    session = app.session
+    if session is None or session.game_id != game.id:
+        session = Session.load(app.journal, game.id)
+    over = session.over
+    progress = t(
+        "{players}, {progress}",
+        players=t(PLAYER_COUNTS[session.game.n]),
+        progress=t("game over") if over else GAMES[session.key].progress(t, session.state),
+    )
+    return f"{progress}\n{ago(t, app.clock() - game.played)}"
+
+
+def ago(t, seconds: float) -> str:
+    """How long ago, in words whose form does not change with the number."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return t("just now")
+    if minutes < 60:
+        return t("{n} min ago", n=minutes)
+    if minutes < 24 * 60:
+        return t("{n} h ago", n=minutes // 60)
+    days = minutes // (24 * 60)
+    return t("yesterday") if days == 1 else t("{n} days ago", n=days)
 
 
 def game_choice(app) -> Menu:

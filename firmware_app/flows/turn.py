@@ -59,7 +59,7 @@ class TurnMenu(Menu):
     """The turn's choices; BACK stays here, a tapped card is played if it can be."""
 
     def __init__(self, app, title: str, items: list[Item], right: str) -> None:
-        super().__init__(app, title, items, right, back=lambda: None)
+        super().__init__(app, title, items, right, back=app.home)
         self.moves = len(items) - len(EXTRAS)
 
     def card(self, card_id: str) -> None:
@@ -74,13 +74,14 @@ EXTRAS = (
     "Undo",
     "Redo",
     "Settings",
+    "End game",
 )
 
 
 def extras(app) -> list[Item]:
     """Every turn screen also offers the score so far, help, corrections and settings."""
     from firmware_app.flows.correct import correction_menu
-    from firmware_app.flows.end import score_pages
+    from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
     from firmware_app.flows.settings import settings_menu
 
@@ -93,6 +94,7 @@ def extras(app) -> list[Item]:
         app.undo,
         app.redo,
         lambda: app.push(settings_menu(app)),
+        lambda: end_game(app),
     )
     return [Item(t(label), run) for label, run in zip(EXTRAS, runs, strict=True)]
 

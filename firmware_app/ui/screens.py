@@ -46,6 +46,10 @@ class Screen:
 class Item:
     label: str
     run: Callable[[], None]
+    detail: str = ""  # more about the item, lines shown under the menu while it is selected
+
+
+DETAIL_ROWS = 2  # rows a menu keeps for the selected item's detail, when items have one
 
 
 class Menu(Screen):
@@ -59,11 +63,15 @@ class Menu(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.right)
-        rows = canvas.body_rows
+        detailed = any(item.detail for item in self.items)
+        rows = canvas.body_rows - (DETAIL_ROWS if detailed else 0)
         top = min(max(0, self.cursor - rows + 1), max(0, len(self.items) - rows))
         top = min(top, self.cursor)
         for i, item in enumerate(self.items[top : top + rows]):
             canvas.row(i, item.label, selected=top + i == self.cursor)
+        if detailed and self.items:
+            for i, line in enumerate(self.items[self.cursor].detail.splitlines()[:DETAIL_ROWS]):
+                canvas.row(rows + i, line)
 
     def button(self, name: str) -> None:
         if name == "up" and self.items:
