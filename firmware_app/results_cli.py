@@ -11,12 +11,13 @@ import time
 from pathlib import Path
 
 from firmware_app.cli import CommandError
-from firmware_app.config import ConfigError, load_config
+from firmware_app.config import load_config
 from firmware_app.journal import Journal, JournalError
 from firmware_app.results import RecordImportError, import_record, overview, write_results
 from firmware_app.stats import Stats
 
 STATS_CACHE = "stats.sqlite"
+VERBS = {"stats": "show", "export": "export"}
 
 
 def add_arguments(parser) -> None:
@@ -28,10 +29,7 @@ def add_arguments(parser) -> None:
 def state_dir(args) -> Path:
     if args.state_dir:
         return Path(args.state_dir)
-    try:
-        return load_config(args.config).app.state_dir
-    except ConfigError as error:
-        raise CommandError(f"configuration:\n{error}") from None
+    return load_config(args.config).app.state_dir  # a ConfigError is reported as it is
 
 
 def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:
@@ -42,9 +40,17 @@ def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:
         if args.state_dir:
             where = "that folder"
         else:
-            where = f"the state folder of {args.config}" if args.config else "the default state folder"
-        hint = "" if args.config or args.state_dir else "; give the box's configuration with --config FILE"
-        raise CommandError(f"{folder}: no journal in {where}, nothing to {args.command}{hint}")
+            where = (
+                f"the state folder of {args.config}" if args.config else "the default state folder"
+            )
+        hint = (
+            ""
+            if args.config or args.state_dir
+            else "; give the box's configuration with --config FILE"
+        )
+        raise CommandError(
+            f"{folder}: no journal in {where}, nothing to {VERBS[args.command]}{hint}"
+        )
     folder.mkdir(parents=True, exist_ok=True)
     try:
         return Journal(path), folder

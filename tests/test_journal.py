@@ -263,7 +263,11 @@ def test_an_abandoned_game_is_kept_closed_and_exported_as_abandoned(journal, tmp
     with pytest.raises(JournalError, match=f"game {game} is abandoned; it cannot change"):
         journal.append(game, "visit chimp")
     exported = journal.export(game)
-    assert exported == HEADER | {"actions": ["draw", "visit chimp"], "outcome": "abandoned"}
+    assert exported == HEADER | {
+        "actions": ["draw", "visit chimp"],
+        "outcome": "abandoned",
+        "played": {"started": 100.0, "ended": 400.0},
+    }
     written = journal.export_all(tmp_path / "export")
     assert written == [tmp_path / "export" / f"game-{game:05d}-abandoned.json"]
     assert json.loads(written[0].read_text(encoding="utf-8")) == exported
@@ -387,9 +391,7 @@ def test_finish_lists_the_game_and_closes_it(journal):
     journal.finish(game, {"winners": [1]}, now=250.0)
     assert journal.unfinished() is None
     (listed,) = journal.finished_games()
-    assert listed == FinishedGame(
-        game, "pingwiny", "family", 100.0, 250.0, {"winners": [1]}, 2, listed.header
-    )
+    assert listed == FinishedGame(game, "pingwiny", "family", 100.0, 250.0, {"winners": [1]}, 2)
     assert listed.header["variant"] == "family" and "actions" not in listed.header
     assert not journal.can_undo(game) and not journal.can_redo(game)
     for change in (journal.undo, journal.redo, lambda g: journal.append(g, "draw")):

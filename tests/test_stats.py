@@ -58,8 +58,8 @@ def journal(tmp_path):
         )
         opened.finish(popiel, {"scores": [31, 40], "winners": [1]}, now=17600)
         abandoned = opened.start_game(header(["Ala", "Olek"]), now=20000)
-        opened.start_game(header(["Ala", "Olek"]), now=21000)  # abandons the one before
-        assert opened.unfinished() is not None and abandoned != opened.unfinished()
+        opened.abandon(abandoned, now=20500)
+        opened.start_game(header(["Ala", "Olek"]), now=21000)
         yield opened
 
 
@@ -241,10 +241,12 @@ def test_stats_and_export_on_the_command_line(journal, tmp_path, capsys):
     assert "no player 'Zosia'" in capsys.readouterr().err
     out = tmp_path / "out"
     assert main(["export", "--state-dir", folder, "--out", str(out)]) == 0
-    assert f"5 finished game(s) from {folder} exported" in capsys.readouterr().out
+    assert "5 finished, 1 abandoned game(s) exported" in capsys.readouterr().out
     assert {p.name for p in out.iterdir()} >= {"results.csv", "results-scorekeeping.json"}
 
 
 def test_a_missing_journal_is_named(tmp_path, capsys):
     assert main(["stats", "--state-dir", str(tmp_path / "nowhere")]) == 1
-    assert f"no journal in {tmp_path / 'nowhere'}" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"tableside: {tmp_path / 'nowhere'}: no journal in that folder, nothing to show\n"
+    )
