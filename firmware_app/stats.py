@@ -75,7 +75,8 @@ def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
         ]
     else:  # Król Popiel: the track
         scores = list(summary.get("scores", []))
-        pieces = list(options.get("mice") or options.get("colours") or [None] * len(scores))
+        mice = options.get("players")  # Król Popiel's seats are the mice, by colour
+        pieces = list(mice) if isinstance(mice, list) else [None] * len(scores)
         breakdowns = [{"track": score} for score in scores]
     return tuple(
         Play(
@@ -88,6 +89,12 @@ def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
         )
         for seat in range(len(scores))
     )
+
+
+def is_demo(header: dict) -> bool:
+    """Whether a game was played on made-up data (the demo deck, the demo Popiel box)."""
+    catalogue = header.get("catalogue") or {}
+    return (catalogue.get("meta") or {}).get("kind") == "demo" or bool(catalogue.get("demo_label"))
 
 
 class Stats:
@@ -158,7 +165,7 @@ class Stats:
                     game.finished,
                     len(plays),
                     game.actions,
-                    bool((game.header.get("catalogue") or {}).get("demo_label")),
+                    is_demo(game.header),
                 ),
             )
             self._db.executemany(

@@ -6,6 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
+from stats_helpers import finish, known_games
 
 from firmware_app.cli import main
 from firmware_app.journal import Journal
@@ -13,53 +14,10 @@ from firmware_app.results import csv_text, import_record, score_app_json, write_
 from firmware_app.stats import Stats
 
 
-def header(names, game="pingwiny", variant="family", demo=True, **options):
-    return {
-        "format": "tableside-game-record",
-        "version": 1,
-        "game": game,
-        "variant": variant,
-        "options": {"players": len(names), "seed": 1, "names": names, **options},
-        "catalogue": {"demo_label": "demo deck"} if demo else {},
-        "actions": [],
-    }
-
-
-def sheet(penguins, totals, winners):
-    lines = [
-        {"player": i, "penguin": p, "figurants": t, "penguin_bonus": 0, "mission": 0,
-         "penalty": 0, "total": t, "cards": 1, "bonus": 0}
-        for i, (p, t) in enumerate(zip(penguins, totals, strict=True))
-    ]  # fmt: skip
-    return {"players": lines, "winners": winners, "decided_by": "points"}
-
-
-def finish(journal, names, penguins, totals, winners, started, minutes=30, **kind):
-    game = journal.start_game(header(names, **kind), now=started)
-    journal.finish(game, sheet(penguins, totals, winners), now=started + minutes * 60)
-    return game
-
-
 @pytest.fixture
 def journal(tmp_path):
-    """Five known games: four Pingwiny (one shared win, one unnamed seat), one Król Popiel.
-
-    One more game is abandoned, and one is still being played: neither counts.
-    """
     with Journal(tmp_path / "journal.sqlite") as opened:
-        finish(opened, ["Ala", "Olek"], ["rico", "skipper"], [20, 15], [0], 1000)
-        finish(opened, ["Ala", "Olek"], ["rico", "kowalski"], [12, 18], [1], 5000, minutes=40)
-        finish(opened, ["Ala", "Olek", "Iza"], ["kowalski", "rico", "skipper"], [9, 9, 4],
-               [0, 1], 9000)  # fmt: skip
-        finish(opened, ["Ala", None], ["rico", "skipper"], [30, 2], [0], 13000, variant="advanced")
-        popiel = opened.start_game(
-            header(["Ala", "Iza"], game="popiel", variant="standard", mice=["grey", "brown"]),
-            now=17000,
-        )
-        opened.finish(popiel, {"scores": [31, 40], "winners": [1]}, now=17600)
-        abandoned = opened.start_game(header(["Ala", "Olek"]), now=20000)
-        opened.abandon(abandoned, now=20500)
-        opened.start_game(header(["Ala", "Olek"]), now=21000)
+        known_games(opened)
         yield opened
 
 

@@ -98,7 +98,7 @@ class StatsMenu(Menu):
             t(PIECES[game], piece=_piece(t, figures["favourite"])),
             t("Last results:"),
             *(
-                f"  {_date(r['ended'])} {r['score']}" + (" ★" if r["won"] else "")
+                f"  {_date(r['ended'])} {r['score']}" + (" ✓" if r["won"] else "")
                 for r in figures["last"]
             ),
         ]  # fmt: skip

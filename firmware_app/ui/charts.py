@@ -10,8 +10,8 @@ from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Screen
 
 # Dash patterns, one per player: which pixels of each run of 4 are lit.
-DASHES = ((1, 1, 1, 1), (1, 1, 0, 0), (1, 0, 1, 0), (1, 1, 1, 0))
-LEFT = 14  # room for the axis figures
+DASHES = ((1, 1, 1, 1), (1, 1, 0, 0), (1, 0, 1, 0), (1, 1, 1, 0, 1, 0))
+ZERO_LINE = (1, 0, 0, 0)
 
 
 def _plot(canvas: Canvas, x: int, y: int) -> None:
@@ -45,27 +45,46 @@ def score_chart(canvas: Canvas, title: str, series: list[tuple[str, list[int]]])
     values = [v for _, points in series for v in points] or [0]
     low, high = min(0, *values), max(1, *values)
     rounds = max((len(points) for _, points in series), default=1)
+    left = max(canvas.font.text_width(str(v)) for v in (low, high)) + 3
     right = WIDTH - 8
+    marks = initials([name for name, _ in series])
 
     def at(index: int, value: int) -> tuple[int, int]:
-        x = LEFT + (right - LEFT) * index // max(1, rounds - 1)
+        x = left + (right - left) * index // max(1, rounds - 1)
         y = bottom - (bottom - top) * (value - low) // (high - low)
         return x, y
 
-    _line(canvas, (LEFT - 1, top), (LEFT - 1, bottom), (1,))
-    _line(canvas, (LEFT - 1, at(0, 0)[1]), (right, at(0, 0)[1]), (1, 0))
+    _line(canvas, (left - 1, top), (left - 1, bottom), (1,))
+    _line(canvas, (left - 1, at(0, 0)[1]), (right, at(0, 0)[1]), ZERO_LINE)
     canvas._text((0, top - 1), str(high), fill=1)
     canvas._text((0, bottom - canvas.row_height + 1), str(low), fill=1)
+    ends = []
     for number, (name, points) in enumerate(series):
         dash = DASHES[number % len(DASHES)]
         for index in range(1, len(points)):
             _line(canvas, at(index - 1, points[index - 1]), at(index, points[index]), dash)
         if points:
-            x, y = at(len(points) - 1, points[-1])
-            initial = name[:1].upper()
-            y = min(max(top, y - canvas.row_height // 2), bottom - canvas.row_height)
-            canvas._text((min(x + 2, WIDTH - canvas.font.text_width(initial)), y), initial, 1)
+            ends.append((at(len(points) - 1, points[-1])[1], marks[number]))
         canvas.lines.append(f"{name}: " + " ".join(str(v) for v in points))
+    _end_labels(canvas, ends, right + 2, top, bottom)
+
+
+def _end_labels(canvas: Canvas, ends: list[tuple[int, str]], x: int, top: int, bottom: int):
+    """Each line's mark beside its end, pushed down where two would overlap."""
+    height = canvas.row_height
+    below = top
+    for y, mark in sorted(ends):
+        y = max(below, min(y - height // 2, bottom - height))
+        canvas._text((x, y), mark, 1)
+        below = y + height - 2
+
+
+def initials(names: list[str]) -> list[str]:
+    """One character a line's end: the name's initial, or the seat's number when two match."""
+    first = [name[:1].upper() for name in names]
+    if len(set(first)) == len(first):
+        return first
+    return [str(seat + 1) for seat in range(len(names))]
 
 
 def bar_chart(canvas: Canvas, title: str, bars: list[tuple[str, int]]) -> None:
