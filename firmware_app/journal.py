@@ -23,9 +23,9 @@ import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from firmware_app.files import write_atomically
 from rules.record import FORMAT
@@ -86,8 +86,16 @@ _NEW_GAME = "INSERT INTO games (header, started, played) VALUES (?1, ?2, ?2)"
 _PLAYED = "UPDATE games SET played = ? WHERE id = ?"
 _END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
 _ENDED = f"""SELECT id, header, started, ended, summary, {_LIVE_COUNT}, outcome
-    FROM games WHERE outcome IS NOT NULL AND id > ? ORDER BY id"""
+    FROM games WHERE outcome IS NOT NULL ORDER BY id"""
 _STARTED = "SELECT started FROM games WHERE id = ?"
+# What the statistics need of each finished game, read by SQLite from the header's JSON
+# so that the catalogue it holds (tens of kilobytes) is never parsed in Python.
+_RESULTS = f"""SELECT id, json_extract(header, '$.game'), json_extract(header, '$.variant'),
+    started, ended, summary, {_LIVE_COUNT}, json_extract(header, '$.options.names'),
+    json_extract(header, '$.options.players'),
+    coalesce(json_extract(header, '$.catalogue.meta.kind') = 'demo', 0)
+        OR json_extract(header, '$.catalogue.demo_label') IS NOT NULL
+    FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id"""
 _DATES = "SELECT started, ended FROM games WHERE id = ?"
 _IMPORTED = """INSERT INTO games (header, started, played, ended, outcome, summary)
     VALUES (?1, ?2, ?3, ?3, 'finished', ?4)"""
@@ -168,7 +176,6 @@ class FinishedGame:
     summary: dict[str, Any]
     actions: int
     outcome: str = "finished"
-    header: dict[str, Any] = field(default_factory=dict, compare=False)
 
 
 @dataclass(frozen=True)
@@ -181,6 +188,21 @@ class UnfinishedGame:
     started: float
     played: float
     actions: int
+
+
+class GameResult(NamedTuple):
+    """A finished game as the statistics read it: who sat where, and the result."""
+
+    id: int
+    game: str
+    variant: str
+    started: float
+    ended: float
+    summary: dict[str, Any]
+    actions: int
+    names: list[str | None] | None  # by seat, as the setup named them
+    players: Any  # the options' players: a count, or Król Popiel's mice by colour
+    demo: bool  # played on made-up data
 
 
 class Journal:
@@ -426,24 +448,37 @@ class Journal:
             self._db.execute(_DROP_REDO, (game_id,))
             self._db.execute(_END, (outcome, now, stored, game_id))
 
-    def finished_games(self, after: int = 0) -> list[FinishedGame]:
-        """Every finished game (or those with an id above ``after``), oldest first."""
-        return [game for game in self.ended_games(after) if game.outcome == "finished"]
+    def finished_games(self) -> list[FinishedGame]:
+        """Every finished game, oldest first."""
+        return [game for game in self.ended_games() if game.outcome == "finished"]
 
-    def ended_games(self, after: int = 0) -> list[FinishedGame]:
-        """Every finished or abandoned game (with an id above ``after``), oldest first."""
+    def ended_games(self) -> list[FinishedGame]:
+        """Every finished or abandoned game, oldest first."""
         games = []
-        for row in self._db.execute(_ENDED, (after,)):
+        for row in self._db.execute(_ENDED):
             game_id, header, started, ended, summary, actions, outcome = row
             head = json.loads(header)
             game, variant = head.get("game", ""), head.get("variant", "")
             summary = json.loads(summary) if summary else {}
             games.append(
-                FinishedGame(
-                    game_id, game, variant, started, ended, summary, actions, outcome, head
-                )
+                FinishedGame(game_id, game, variant, started, ended, summary, actions, outcome)
             )
         return games
+
+    def results(self, after: int = 0) -> list[GameResult]:
+        """The result of each finished game with an id above ``after``, oldest first."""
+        results = []
+        for row in self._db.execute(_RESULTS, (after,)):
+            game_id, game, variant, started, ended, summary, actions, names, players, demo = row
+            names = json.loads(names) if names else None
+            players = json.loads(players) if isinstance(players, str) else players
+            results.append(
+                GameResult(
+                    game_id, game, variant, started, ended, json.loads(summary), actions,
+                    names, players, bool(demo),
+                )
+            )  # fmt: skip
+        return results
 
     def started_at(self, game_id: int) -> float | None:
         """When a game started, or None when the journal has no such game."""

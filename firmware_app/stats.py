@@ -61,10 +61,9 @@ class FinishedPlay:
     plays: tuple[Play, ...]
 
 
-def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
-    """Each seat's result from a finished game's header and the summary it was closed with."""
-    options = header.get("options") or {}
-    names = options.get("names") or []
+def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
+    """Each seat's result from the setup's names and players and the game's summary."""
+    names = names or []
     winners = set(summary.get("winners", []))
     if "players" in summary:  # Pingwiny: the score sheet's lines
         lines = summary["players"]
@@ -73,10 +72,9 @@ def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
         breakdowns = [
             {k: v for k, v in line.items() if k not in ("player", "penguin")} for line in lines
         ]
-    else:  # Król Popiel: the track
+    else:  # Król Popiel: the track; its seats are the mice, by colour
         scores = list(summary.get("scores", []))
-        mice = options.get("players")  # Król Popiel's seats are the mice, by colour
-        pieces = list(mice) if isinstance(mice, list) else [None] * len(scores)
+        pieces = list(players) if isinstance(players, list) else [None] * len(scores)
         breakdowns = [{"track": score} for score in scores]
     return tuple(
         Play(
@@ -89,12 +87,6 @@ def plays_of(header: dict, summary: dict) -> tuple[Play, ...]:
         )
         for seat in range(len(scores))
     )
-
-
-def is_demo(header: dict) -> bool:
-    """Whether a game was played on made-up data (the demo deck, the demo Popiel box)."""
-    catalogue = header.get("catalogue") or {}
-    return (catalogue.get("meta") or {}).get("kind") == "demo" or bool(catalogue.get("demo_label"))
 
 
 class Stats:
@@ -149,12 +141,12 @@ class Stats:
             self._db.close()
             self._db = self._rebuilt()
             last = None
-        new = self.journal.finished_games(after=last[0] if last else 0)
+        new = self.journal.results(after=last[0] if last else 0)
         if not new:
             return 0
         self._db.execute("BEGIN")
         for game in new:
-            plays = plays_of(game.header, game.summary)
+            plays = plays_of(game.names, game.players, game.summary)
             self._db.execute(
                 "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -162,10 +154,10 @@ class Stats:
                     game.game,
                     game.variant,
                     game.started,
-                    game.finished,
+                    game.ended,
                     len(plays),
                     game.actions,
-                    is_demo(game.header),
+                    game.demo,
                 ),
             )
             self._db.executemany(
@@ -187,23 +179,19 @@ class Stats:
             FROM games AS g WHERE {_KIND}""",
             (game, variant),
         ).fetchone()
-        scores = self._db.execute(
-            f"""SELECT max(p.score), avg(p.score) FROM plays AS p JOIN games AS g
+        # One of the rows with the best score comes with it (SQLite's rule for max()).
+        best, by, average = self._db.execute(
+            f"""SELECT max(p.score), p.name, avg(p.score) FROM plays AS p JOIN games AS g
             ON g.id = p.game_id WHERE {_KIND}""",
-            (game, variant),
-        ).fetchone()
-        best = self._db.execute(
-            f"""SELECT p.name, p.score, g.id FROM plays AS p JOIN games AS g ON g.id = p.game_id
-            WHERE {_KIND} ORDER BY p.score DESC, g.id LIMIT 1""",
             (game, variant),
         ).fetchone()
         return {
             "plays": row[0],
             "average_minutes": round(row[1] / 60, 1) if row[1] is not None else None,
             "average_actions": round(row[2], 1) if row[2] is not None else None,
-            "best_score": scores[0],
-            "best_by": best[0] if best else None,
-            "average_score": round(scores[1], 1) if scores[1] is not None else None,
+            "best_score": best,
+            "best_by": by,
+            "average_score": round(average, 1) if average is not None else None,
             "winners": self.wins(game, variant),
         }
 
