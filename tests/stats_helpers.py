@@ -3,7 +3,6 @@
 import json
 from pathlib import Path
 
-
 EXAMPLES = Path(__file__).parents[1] / "examples"
 HEADERS = {
     ("pingwiny", "family"): "family-3p-seed7.json",
