@@ -132,8 +132,8 @@ def test_the_score_chart_matches_its_picture(finished, language):
     finished.app.show_game()
     choose(finished, finished.app.t("Scores by round"))
     lines = finished.app.render().lines
-    assert len(lines) == 4 and lines[1].endswith(
-        ": -5 -5 -8 -11 -14 -10 -14 -16 -19 -22 -25 -26 -30 -32 -32 -28 -27 -26 -18 -8 -10 -8 -9 -9 -7 0 -2 -2 -6 -9 -10 -12 -2 -2 -5 3 1 5 2 9 8 6 10 14"
-    )
+    session = finished.app.session
+    first = round_scores(session.game, session.states)[0]
+    assert len(lines) == 4 and lines[1].endswith(": " + " ".join(map(str, first)))
     same_picture(finished, f"score-chart-{language}")
     finished.press("ok")
