@@ -33,7 +33,7 @@ from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.backups import Backups, newest
 from firmware_app.daemon import tell_start
 from firmware_app.headless import Headless
-from firmware_app.journal import Journal
+from firmware_app.journal import Journal, StorageError
 from firmware_app.loop import Loop
 from firmware_app.recovery import open_journal
 from firmware_app.ui.screens import Notice
@@ -310,6 +310,23 @@ def test_a_missing_journal_without_backups_is_a_first_start(tmp_path):
     try:
         assert outcome.kind == "new"
         assert app.render().text().startswith("[Tableside]")
+    finally:
+        journal.close()
+
+
+def test_a_state_folder_that_cannot_be_written_still_starts_the_box(tmp_path):
+    """No folder to write in (here a file stands where it should be): the box runs, says so."""
+    (tmp_path / "state").write_text("not a folder")
+    journal, outcome, app = _start(tmp_path / "state")
+    try:
+        assert (outcome.kind, outcome.reason) == ("unwritable", "read-only")
+        screen = " ".join(app.render().text().split())
+        assert screen == "[Game record] Storage is read-only: nothing can be saved."
+        app.top.button("ok")
+        assert app.render().text().startswith("[Tableside]")
+        with pytest.raises(StorageError):
+            app.set_setting("contrast", 64)
+        assert app.setting("contrast") == 255
     finally:
         journal.close()
 
