@@ -493,6 +493,47 @@ def test_a_full_disk_at_start_and_mid_game_refuses_moves_and_loses_nothing(playe
             journal.close()
 
 
+class FailingCommits:
+    """The journal's connection with SQLite's "disk I/O error" on COMMIT while ``failing``:
+    an I/O error cannot be made on demand with a real card, so this one is injected."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.failing = db, True
+
+    def execute(self, statement: str, *args):
+        if self.failing and statement == "COMMIT":
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = 10  # SQLITE_IOERR
+            raise error
+        return self.db.execute(statement, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.db, name)
+
+
+def test_an_io_error_on_commit_refuses_the_move_and_the_next_one_is_saved(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    journal, outcome, app = _start(folder)
+    try:
+        failing = FailingCommits(journal._db)
+        journal._db = failing
+        table = Table(app)
+        table.resume()
+        states = list(app.session.states)
+        assert "Storage error: this move was not saved" in table.press("ok")
+        assert app.session.states == states
+        failing.failing = False
+        journal._db = failing.db  # the fault is gone (the journal also reopens its file)
+        table.resume()
+        table.press("ok")
+        assert len(app.session.states) == len(states) + 1
+        assert _games(journal)["unfinished"][:-1] == played[1]["second"]
+        TALLY["damages"] += 1
+        TALLY["recovered"] += 1
+    finally:
+        journal.close()
+
+
 def test_the_tally(played):
     """Printed for the record: ``pytest -s tests/test_journal_faults.py``.
 
