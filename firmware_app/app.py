@@ -24,7 +24,15 @@ from rules.errors import RulesError
 
 LOG = logging.getLogger("tableside.app")
 COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
-DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+DEFAULTS = {
+    "contrast": 255,
+    "sleep_minutes": 5,
+    "bag": "app",
+    "deck": "app",
+    "tags": {},
+    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
+    "teach_points": "now",
+}
 
 
 class App:
@@ -181,6 +189,9 @@ class App:
         session = self.session
         screens = GAMES[session.key]
         self.reset(screens.end(self) if session.over else screens.turn(self))
+        from firmware_app.flows.teach import ask
+
+        ask(self)
         lines = screens.events(self.t, session.game, events or [])
         if lines:
             self.notice(self.t("At the table"), lines)

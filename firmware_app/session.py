@@ -8,7 +8,7 @@ random source lives in the state.
 """
 
 from rules.actions import Action
-from rules.record import new_record, replay
+from rules.record import RecordError, game_of, new_record, replay
 
 
 class Session:
@@ -24,6 +24,7 @@ class Session:
         cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
     ) -> "Session":
         header = new_record(*game, options, catalogue)
+        game_of(header)  # a setup the engine refuses never reaches the journal
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 
@@ -31,6 +32,24 @@ class Session:
     def load(cls, journal, game_id: int) -> "Session":
         """A game of the journal, replayed to where the table left it."""
         return cls(journal, game_id, journal.record(game_id))
+
+    def teach(self, catalogue: dict) -> None:
+        """Complete the game's catalogue with values the table taught, in the journal too.
+
+        A taught value was unknown until now, and the engine refuses whatever
+        would read an unknown value, so every recorded action replays the same
+        on the completed catalogue; this is checked before anything is written.
+        """
+        record = self.journal.record(self.game_id)
+        record["catalogue"] = catalogue
+        try:
+            result = replay(record)
+        except RecordError as error:
+            raise ValueError(f"the taught values would change the game: {error}") from error
+        if [s.to_json() for s in result.states] != [s.to_json() for s in self.states]:
+            raise ValueError("the taught values would change the game")
+        self.journal.complete_catalogue(self.game_id, catalogue)
+        self.game, self.states = result.game, list(result.states)
 
     @classmethod
     def resume(cls, journal) -> "Session | None":

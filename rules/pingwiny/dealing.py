@@ -26,6 +26,12 @@ def check_options(options, penguin_ids, deck: tuple[str, ...], app_deck: bool) -
             raise SetupError("setup.deck_order_table")
 
 
+def check_mix(tokens: tuple[int | None, ...]) -> None:
+    """The bag is modelled from the box's token mix: it must be known."""
+    if None in tokens:
+        raise SetupError("setup.token_mix_unknown")
+
+
 def seats(seed: int, options, penguin_ids: tuple[str, ...]) -> tuple[int, tuple, int]:
     """The penguins by seat and the first player: as given, or drawn."""
     penguins = options.penguins
