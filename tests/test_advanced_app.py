@@ -30,7 +30,7 @@ def sim(tmp_path):
 
 def start_advanced(sim, players=2, table=False) -> None:
     """From the start screen through the wizard: the app or the table is random."""
-    answer = "press down" if table else "press ok 0"
+    answer = "press down" if table else ""
     sim.command("press ok")  # New game
     sim.command("press down 2")
     assert sim.app.top.items[sim.app.top.cursor].label == sim.app.t("Penguins: advanced")
@@ -44,6 +44,7 @@ def start_advanced(sim, players=2, table=False) -> None:
         sim.press("ok")
     sim.press("down")  # the demo deck
     sim.press("ok")
+    sim.press("ok", 3)  # the seats: no names, the app deals, the app draws
 
 
 def read_setup(sim) -> list[str]:
@@ -120,7 +121,7 @@ def test_a_table_random_game_names_cards_colours_and_rolls_on_the_screens(sim):
     assert session.over
     actions = sim.journal.record(session.game_id)["actions"]
     verbs = {action.split()[0] for action in actions}
-    assert {"reveal", "reveal-mission", "draw", "roll", "hq", "pass"} <= verbs
+    assert {"reveal", "reveal-mission", "draw", "roll", "hq", "block"} <= verbs
     assert any(action.startswith("draw ") for action in actions), "colours entered"
     titles = {frame.splitlines()[0] for frame in sim.frames}
     assert {"[Lay out space 1]", "[Lay out mission 1]", "[Tokens drawn] 0/5"} <= titles
@@ -152,8 +153,7 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     # The first player leaves Headquarters and stays on a tile for the whole turn.
     choose(sim, "Move")
     tile = sim.app.top.items[0].label
-    sim.press("ok")
-    choose(sim, "Middle")
+    sim.press("ok")  # a move stops in the middle; taking a blockade field is a Block
     assert f"penguin to {tile}, middle." in read_notice(sim)
     for colour in ("white", "black", "red"):
         choose(sim, "Rummage in the bag")
@@ -221,16 +221,17 @@ def test_a_push_costs_two_and_the_menu_says_so(sim):
     tile = sim.app.top.items[0].label
     square = [sim.app.t.name(location) for location in layout].index(tile)
     sim.press("ok")
+    sim.press("ok")  # the notice of the move
+    choose(sim, "Block")
     choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
     sim.press("ok")
-    for _ in range(3):
+    for _ in range(2):
         choose(sim, "Rummage in the bag")
         sim.press("ok")
     while not sim.screen.startswith(f"[Player {2 - first}: "):
         sim.press("ok")
     choose(sim, "Move")
     choose(sim, f"{tile}: push")
-    choose(sim, "Middle")
     assert f"Push Player {first + 1}'s penguin to the middle." in read_notice(sim)
     assert sim.screen.splitlines()[0].endswith("] 2 left")
 

@@ -18,7 +18,13 @@ from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY
 
-VERB_LABELS = {"move": "Move", "use": "Use a card", "penguin": "Penguin action", "pass": "Pass"}
+VERB_LABELS = {
+    "move": "Move",
+    "block": "Block",
+    "use": "Use a card",
+    "penguin": "Penguin action",
+    "pass": "Pass",
+}
 
 # -------------------------------------------------------------------- turn
 

@@ -8,8 +8,8 @@ menu or by tapping their tag.
 
 from collections import Counter
 
-from firmware_app.flows.start import penguin_name
-from firmware_app.table_text import counted
+from firmware_app.flows.seats import player_label
+from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import exchange
@@ -25,11 +25,6 @@ LOCATION_ORDER = (
     "gastro",
     "hq",
 )
-
-
-def player_label(app, index: int) -> str:
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Player {n}", n=index + 1)
 
 
 def turn_screen(app) -> Menu:
@@ -64,7 +59,7 @@ class TurnMenu(Menu):
     """The turn's choices; BACK stays here, a tapped card is played if it can be."""
 
     def __init__(self, app, title: str, items: list[Item], right: str) -> None:
-        super().__init__(app, title, items, right, back=lambda: None)
+        super().__init__(app, title, items, right, back=app.home)
         self.moves = len(items) - len(EXTRAS)
 
     def card(self, card_id: str) -> None:
@@ -79,13 +74,14 @@ EXTRAS = (
     "Undo",
     "Redo",
     "Settings",
+    "End game",
 )
 
 
 def extras(app) -> list[Item]:
     """Every turn screen also offers the score so far, help, corrections and settings."""
     from firmware_app.flows.correct import correction_menu
-    from firmware_app.flows.end import score_pages
+    from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
     from firmware_app.flows.settings import settings_menu
 
@@ -98,6 +94,7 @@ def extras(app) -> list[Item]:
         app.undo,
         app.redo,
         lambda: app.push(settings_menu(app)),
+        lambda: end_game(app),
     )
     return [Item(t(label), run) for label, run in zip(EXTRAS, runs, strict=True)]
 
