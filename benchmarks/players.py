@@ -36,6 +36,7 @@ from rules.pingwiny.options import Options
 from rules.players import play
 from rules.record import VARIANTS
 
+LIMIT = 20_000  # actions: a game still going after this many is counted unfinished
 PAIRINGS = {
     "strong-vs-random": ("strong", "random"),
     "strong-vs-greedy": ("strong", "easy"),
@@ -91,7 +92,7 @@ def _at(ordered: list[float], share: float) -> float:
 
 def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Timings) -> dict:
     first, second = PAIRINGS[name]
-    won = shared = played = 0
+    won = shared = played = unfinished = 0
     score, tokens = defaultdict(int), defaultdict(int)
     started = time.perf_counter()
     for seed in range(1, games + 1):
@@ -99,7 +100,10 @@ def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Ti
             break
         levels = (first, second) if seed % 2 else (second, first)
         game = VARIANTS["pingwiny", variant](catalogue, Options(players=2, seed=seed))
-        _, end = play(game, game.new_state(), levels, seed, timings.timer(variant))
+        _, end = play(game, game.new_state(), levels, seed, timings.timer(variant), limit=LIMIT)
+        if end.phase != "over":
+            unfinished += 1
+            continue
         sheet = game.score(end)
         for seat, line in enumerate(sheet.lines):
             score[levels[seat]] += line.total
@@ -114,6 +118,7 @@ def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Ti
         "variant": variant,
         "pairing": name,
         "games": played,
+        "unfinished": unfinished,
         "win_rate": round(won / played, 3),
         "shared_rate": round(shared / played, 3),
         "score": {level: round(score[level] / played, 2) for level in (first, second)},

@@ -86,7 +86,7 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_its_last_line(fr
     """The same seed plays the same game; its score sheet, rendered by the app, is in the GIF."""
     sim = Headless(tmp_path / "again", seed=1)
     try:
-        for line in new_game_script(2):
+        for line in new_game_script(2, virtual=demo.DEMO_LEVEL):
             sim.command(line)
         Autopilot(sim, 1).play()
         sheet = score_pages(sim.app, final=True)

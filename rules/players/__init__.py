@@ -14,11 +14,11 @@ shape, which the rulebook does not print, so nothing could plan a move there.
 
 import random
 
+from rules.pingwiny.options import LEVELS
 from rules.players.search import Choice, greedy, search
 
 __all__ = ["LEVELS", "NODES", "Choice", "choose", "decides", "move_seed", "play", "table_actions"]
 
-LEVELS = ("easy", "normal", "strong")
 BASELINE = "random"  # uniform among the legal actions: the benchmark's yardstick, never a seat
 NODES = {"normal": 500, "strong": 2500}  # engine states per move
 # Phases in which the player to move chooses; every other phase is chance or the table.
@@ -63,8 +63,9 @@ def move_seed(seed: int, played: int) -> int:
     return seed * 1_000_003 + played
 
 
-def play(game, state, levels, seed: int, on_move=None, nodes: int | None = None):
-    """Play on with a level per seat until the game is over; returns the actions and the end.
+def play(game, state, levels, seed: int, on_move=None, nodes: int | None = None, limit=None):
+    """Play on with a level per seat until the game is over (or ``limit`` actions are
+    played); returns the actions and the last state.
 
     Only for games where the app is random (the whole of chance is then one
     legal action). ``on_move(seat, level, think)`` may wrap each choice, e.g.
@@ -72,7 +73,7 @@ def play(game, state, levels, seed: int, on_move=None, nodes: int | None = None)
     ``nodes`` overrides the levels' budgets (tests think briefly).
     """
     actions = []
-    while state.phase != "over":
+    while state.phase != "over" and (limit is None or len(actions) < limit):
         seat = decides(game, state)
         if seat is None:
             action = game.legal_actions(state)[0]

@@ -8,7 +8,8 @@ each token, how likely it is still to be spent (``token_worth``: near 1
 while many rounds are left, falling to 0 in the last one), and a little for
 how close the hand is to the best face-up card (``fit``) and the held
 missions to their next step. All of it fades as the end comes, so a player
-who thinks with it ends the game with an empty hand.
+who thinks with it ends the game with an empty hand (and comes back if a
+game drags on past its usual length: ``overtime``).
 
 ``outlook`` compares the player with the best of the others: a search for
 the lead, not for points alone.
@@ -48,6 +49,18 @@ def rounds_left(game, s) -> float:
     return turns / game.n
 
 
+def overtime(game, s) -> float:
+    """Rounds played beyond what a whole game takes, about.
+
+    Tokens lose their worth as the deck runs low, so that a player empties
+    the hand; but if every player then avoids tokens, nobody can buy and the
+    deck stops running down. Past a game's usual length the tokens regain
+    their worth, which brings the buying, and the end, back.
+    """
+    usual = len(game.cards.deck) / CARDS_PER_TURN
+    return max(0.0, s.turns - usual) / game.n
+
+
 def sheet_line(game, s, p: int):
     """The line the score sheet would give player ``p`` now."""
     seat = s.players[p]
@@ -62,7 +75,7 @@ def value(game, s, p: int, rounds: float | None = None) -> float:
     rounds = rounds_left(game, s) if rounds is None else rounds
     if rounds <= 0:
         return float(line.total)
-    fade = min(1.0, rounds / ROUNDS_AT_FULL_WORTH)
+    fade = min(1.0, max(rounds, overtime(game, s)) / ROUNDS_AT_FULL_WORTH)
     seat = s.players[p]
     worth = -TOKEN_WORTH * fade * line.penalty  # a protected hand has no penalty to win back
     return line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
