@@ -7,7 +7,9 @@ from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
+from rules.record import VARIANTS
 
 
 class Wizard:
@@ -109,6 +111,11 @@ class Wizard:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
+        try:
+            VARIANTS[game](catalogue, options)  # a refused setup says why, and nothing is kept
+        except RulesError as error:
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            return
         app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
         for title, lines in reversed(self.pages()):
