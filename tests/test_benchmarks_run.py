@@ -74,3 +74,10 @@ def test_players_prints_a_pairing_and_each_levels_move_times():
     assert {row["level"] for row in levels} == {"normal", "easy"}
     for row in levels:
         assert row["move_ms_p50"] <= row["move_ms_p95"]
+
+
+def test_stats_times_each_statistics_screen_over_a_journal_of_games():
+    result = run("stats.py", "--games", "30", "--runs", "3")
+    assert result["games"] == 30
+    for key in ("open_games_ms", "open_player_ms", "open_wins_ms", "open_max_ms", "index_s"):
+        assert positive(result[key]), key
