@@ -12,7 +12,8 @@ the output says how many games were played.
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
 ``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
-level), ``shared_rate`` (games it shared), ``score`` and ``tokens_left``
+level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped
+after 20 000 actions, left out of the rates), ``score`` and ``tokens_left``
 (the average final total and tokens still held, by level), ``seconds``.
 Then per level and variant: ``level``, ``variant``, ``moves`` (decisions
 timed), ``move_ms_p50``, ``move_ms_p95``, ``move_ms_max`` (wall clock: what a

@@ -153,7 +153,7 @@ def cmd_catalogue_check(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    """Play a whole game of virtual players at the normal level on the demo deck; write its record."""
+    """A whole game of normal-level virtual players on the demo deck; write its record."""
     import json
 
     from firmware_app import catalogue_files
@@ -323,7 +323,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("records", nargs="+", help="game record files")
     p.set_defaults(run=cmd_journal)
 
-    p = sub.add_parser("selfplay", help="a game of normal-level virtual players on the demo deck, as a record")
+    p = sub.add_parser(
+        "selfplay", help="a game of normal-level virtual players on the demo deck, as a record"
+    )
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--short", action="store_true")

@@ -69,7 +69,11 @@ def test_players_prints_a_pairing_and_each_levels_move_times():
     docstring = path.read_text(encoding="utf-8").split('"""')[1]
     for result in (pairing, *levels):
         assert [key for key in result if f"``{key}``" not in docstring] == []
-    assert (pairing["variant"], pairing["pairing"], pairing["games"]) == ("family", "normal-vs-greedy", 2)
+    assert (pairing["variant"], pairing["pairing"], pairing["games"]) == (
+        "family",
+        "normal-vs-greedy",
+        2,
+    )
     assert 0 <= pairing["win_rate"] <= 1
     assert {row["level"] for row in levels} == {"normal", "easy"}
     for row in levels:

@@ -41,9 +41,7 @@ def test_a_virtual_player_only_chooses_legal_actions(demo, variant, level):
 
 
 @pytest.mark.parametrize("variant", ["family", "advanced"])
-def test_at_a_table_that_draws_for_real_the_choice_is_carried_out_by_a_legal_action(
-    demo, variant
-):
+def test_at_a_table_that_draws_for_real_the_choice_is_carried_out_by_a_legal_action(demo, variant):
     table = {"bag": "table", "deck": "app"} | ({"die": "table"} if variant == "advanced" else {})
     game, states = positions(demo, variant, seed=5, count=8, **table)
     for i, s in enumerate(states):

@@ -1,4 +1,4 @@
-"""Virtual seats on the panel, through the buttons on the fakes: setup, steps, undo, hints, games."""
+"""Virtual seats on the panel, through the buttons on the fakes: setup, steps, undo, hints."""
 
 import pytest
 
@@ -214,3 +214,9 @@ def test_at_a_table_that_draws_for_real_the_humans_enter_what_the_virtual_player
         assert sim.journal.record(session.game_id)["actions"][-1] == f"visit otter {colour}"
     finally:
         sim.close()
+
+
+def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
+    sim.press("ok")  # New game
+    choose(sim, "King Popiel")
+    assert "No virtual players" in " ".join(sim.screen.split())

@@ -91,7 +91,9 @@ def think(app, level: str) -> Action:
     session = app.session
     seed = move_seed(session.game.options.seed, len(session.states))
     deadline = app.clock() + THINKING_SECONDS[level]
-    return choose(session.game, session.state, level, seed, deadline=deadline, clock=app.clock).action
+    return choose(
+        session.game, session.state, level, seed, deadline=deadline, clock=app.clock
+    ).action
 
 
 class VirtualStep(Notice):
@@ -157,7 +159,12 @@ def describe(app, action: Action) -> str:
         verb, words = words[0], words[1:]
         if verb in SUPPLY:
             colour = t.name(COLOURS[SUPPLY[verb]])
-            return t("{who}: take 1 {colour} from the {place}.", who=who, colour=colour, place=t.name(verb))
+            return t(
+                "{who}: take 1 {colour} from the {place}.",
+                who=who,
+                colour=colour,
+                place=t.name(verb),
+            )
         if verb in ("otter", "gate"):
             return t("{who}: visit the {place}.", who=who, place=t.name(verb))
         if verb == "gastro":
@@ -170,11 +177,15 @@ def describe(app, action: Action) -> str:
     if verb == "take":
         here = s.layout[s.players[s.current].square]
         tokens = counted(t, [COLOURS[SUPPLY[here]]] * int(words[0]))
-        return t("{who}: take {tokens} from the {place}.", who=who, tokens=tokens, place=t.name(here))
+        return t(
+            "{who}: take {tokens} from the {place}.", who=who, tokens=tokens, place=t.name(here)
+        )
     if verb == "rummage":
         return t("{who}: draw 1 token from the bag.", who=who)
     if verb == "lemur":
-        return t("{who}: take the mission {mission}.", who=who, mission=cards.missions[words[0]].name)
+        return t(
+            "{who}: take the mission {mission}.", who=who, mission=cards.missions[words[0]].name
+        )
     if verb == "gate":
         what = t("Figurants") if words[0] == "figurants" else t("Missions")
         return t("{who}: Zoo gate, new {what}.", who=who, what=what.lower())

@@ -50,7 +50,7 @@ def choose(
 
 
 def table_actions(game, state, action) -> list:
-    """The real game's legal actions that carry out ``action``: itself, or with what the table drew."""
+    """The real legal actions that carry out ``action``: itself, or it with what the table drew."""
     legal = game.legal_actions(state)
     if action in legal:
         return [action]

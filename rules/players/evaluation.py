@@ -31,9 +31,7 @@ FAMILY_FETCH = 0.5  # a missing token on its supply tile counts half as held (fa
 ACTION_DISCOUNT = 0.85  # advanced: a card's worth kept per action still needed to buy it
 HQ = 4
 SUPPLY_TILES = {c: location for location, c in SUPPLY.items()}
-STEPS = tuple(
-    tuple(abs(a // 3 - b // 3) + abs(a % 3 - b % 3) for b in range(9)) for a in range(9)
-)
+STEPS = tuple(tuple(abs(a // 3 - b // 3) + abs(a % 3 - b % 3) for b in range(9)) for a in range(9))
 
 
 def rounds_left(game, s) -> float:
@@ -78,7 +76,9 @@ def value(game, s, p: int, rounds: float | None = None) -> float:
     fade = min(1.0, max(rounds, overtime(game, s)) / ROUNDS_AT_FULL_WORTH)
     seat = s.players[p]
     worth = -TOKEN_WORTH * fade * line.penalty  # a protected hand has no penalty to win back
-    return line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
+    return (
+        line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
+    )
 
 
 def fit(game, s, seat) -> float:
