@@ -81,11 +81,16 @@ def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsy
 
     Journal(state / "journal.sqlite").close()
     assert main(["export", "--out", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
-    assert out == (
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
         f"0 finished, 0 abandoned game(s) exported to {tmp_path / 'out'} "
-        f"from {state / 'journal.sqlite'}\n"
+        f"from {state / 'journal.sqlite'}"
     )
+    assert [Path(line).name for line in out[:-1]] == [
+        "results.csv",
+        "results-scorekeeping.json",
+        "statistics.json",
+    ]
 
 
 # ----------------------------------------------------------- selfplay, demo
@@ -126,6 +131,18 @@ def test_score_refuses_two_players_on_the_same_penguin(tmp_path, capsys):
     assert line == (
         f"tableside: {path}: player 2: penguin 'rico' is player 1's already "
         "(each player has a penguin of their own)"
+    )
+
+
+def test_score_names_the_closest_card_to_a_misspelt_one(tmp_path, capsys):
+    position = json.loads(POSITION.read_text())
+    position["players"][0]["figurants"][0] = "king-julain"
+    path = tmp_path / "misspelt.json"
+    path.write_text(json.dumps(position))
+    line = refused(capsys, ["score", str(path)])
+    assert line == (
+        f"tableside: {path}: player 1: figurant 'king-julain' is not in the catalogue "
+        "(did you mean 'king-julian'?)"
     )
 
 

@@ -3,6 +3,7 @@
 import logging
 
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
+from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
@@ -79,10 +80,15 @@ class Wizard:
 
         def dealt(penguins, seats: list[str]) -> None:
             self.choices["penguins"] = penguins
-            ask_first(app, seats, t("Rulebook: who last visited a zoo starts."), drawn)
+            hint = t("Rulebook: who last visited a zoo starts.")
+            ask_first(app, seats, hint, lambda first: drawn(first, seats))
 
-        def drawn(first: int | None) -> None:
+        def drawn(first: int | None, seats: list[str]) -> None:
             self.choices["first"] = first
+            ask_virtual(app, seats, lambda virtual: seated(virtual))
+
+        def seated(virtual) -> None:
+            self.choices["virtual"] = virtual
             self.begin(catalogue)
 
         ask_names(app, count, named)
@@ -98,6 +104,7 @@ class Wizard:
             names=c["names"],
             penguins=c["penguins"],
             first=c["first"],
+            virtual=c["virtual"],
         )
 
     def pages(self) -> list[tuple[str, list[str]]]:
