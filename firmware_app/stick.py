@@ -13,11 +13,13 @@ the whole exchange.
 
 import logging
 import os
+import sqlite3
 import threading
 from pathlib import Path
 
+from firmware_app.backup import BackupError
 from firmware_app.files import sync_folder, write_atomically
-from firmware_app.journal import Journal
+from firmware_app.journal import Journal, JournalError
 from firmware_app.results import write_results
 from firmware_app.stats import Stats
 
@@ -93,8 +95,9 @@ class Job:
     def _run(self, work) -> None:
         try:
             self.result = work()
-        except Exception as error:  # reported on the panel by the caller; logged here
-            LOG.exception("USB stick work failed")
+        except Exception as error:  # the caller says so on the panel
+            expected = isinstance(error, OSError | sqlite3.Error | JournalError | BackupError)
+            LOG.error("USB stick: %s", error, exc_info=not expected)  # a bug's traceback
             self.error = error
 
     @property
