@@ -131,7 +131,8 @@ class StickWatch:
         t = self.app.t
         self._menu()
         if job.error is not None:
-            self._add(Notice(self.app, t("Not restored"), [t("The backup is damaged.")]))
+            lines = [t("The backup is damaged."), t("Nothing was changed.")]
+            self._add(Notice(self.app, t("Not restored"), lines))
             return
         backup = job.result
         yes = t("Yes: restore {n} games", n=backup.games)
