@@ -30,6 +30,7 @@ DEFAULTS = {
     "bag": "app",
     "deck": "app",
     "tags": {},
+    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
     "teach_points": "now",
 }
 

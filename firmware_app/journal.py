@@ -80,8 +80,9 @@ _MIGRATIONS = {
 }
 _GAME = "SELECT header, outcome FROM games WHERE id = ?"
 _LIVE_COUNT = "(SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)"
-_UNFINISHED = f"""SELECT id, header, started, played, {_LIVE_COUNT}
-    FROM games WHERE outcome IS NULL ORDER BY played DESC, id DESC"""
+# A game copied in by recovery from a version-1 backup has no ``played``: its start counts.
+_UNFINISHED = f"""SELECT id, header, started, coalesce(played, started) AS last, {_LIVE_COUNT}
+    FROM games WHERE outcome IS NULL ORDER BY last DESC, id DESC"""
 _NEW_GAME = "INSERT INTO games (header, started, played) VALUES (?1, ?2, ?2)"
 _PLAYED = "UPDATE games SET played = ? WHERE id = ?"
 _END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
@@ -248,6 +249,12 @@ class Journal:
             elif self.read_only:
                 raise JournalError(f"{self.path}: no journal to read")
             if self.read_only:
+                version = self._pragma("user_version")
+                if version < SCHEMA_VERSION:
+                    raise JournalError(
+                        f"{self.path}: journal schema {version} must be updated to "
+                        f"{SCHEMA_VERSION}, which needs a writable storage"
+                    )
                 return
             self._set_durability()
             with self._writing():

@@ -8,7 +8,7 @@ random source lives in the state.
 """
 
 from rules.actions import Action
-from rules.record import RecordError, new_record, replay
+from rules.record import RecordError, game_of, new_record, replay
 
 
 class Session:
@@ -24,6 +24,7 @@ class Session:
         cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
     ) -> "Session":
         header = new_record(*game, options, catalogue)
+        game_of(header)  # a setup the engine refuses never reaches the journal
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 

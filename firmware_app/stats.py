@@ -17,22 +17,57 @@ import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 _SCHEMA = (
+    # One row a finished game, and one row a player of a game: the detail behind the
+    # last results, head to head and the CSV.
     """CREATE TABLE games (
         id INTEGER PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,
         started REAL NOT NULL, ended REAL NOT NULL, players INTEGER NOT NULL,
         actions INTEGER NOT NULL, demo INTEGER NOT NULL)""",
-    "CREATE INDEX games_by_kind ON games (game, variant, ended)",
+    "CREATE INDEX games_by_end ON games (ended)",
     """CREATE TABLE plays (
         game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL,
+        game TEXT NOT NULL, variant TEXT NOT NULL, ended REAL NOT NULL,
         name TEXT, piece TEXT, score INTEGER NOT NULL, won INTEGER NOT NULL,
         breakdown TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID""",
-    "CREATE INDEX plays_by_name ON plays (name, game_id)",
+    "CREATE INDEX plays_by_name ON plays (name, ended)",
+    # Running totals, kept as games are added, so no screen sums over every game:
+    # by game and variant, by player, and by player and piece.
+    """CREATE TABLE kinds (
+        game TEXT NOT NULL, variant TEXT NOT NULL, plays INTEGER NOT NULL,
+        seconds REAL NOT NULL, actions INTEGER NOT NULL, scores INTEGER NOT NULL,
+        score_sum INTEGER NOT NULL, best INTEGER, best_by TEXT,
+        PRIMARY KEY (game, variant)) WITHOUT ROWID""",
+    """CREATE TABLE people (
+        name TEXT NOT NULL, game TEXT NOT NULL, variant TEXT NOT NULL,
+        games INTEGER NOT NULL, wins INTEGER NOT NULL, score_sum INTEGER NOT NULL,
+        best INTEGER NOT NULL, PRIMARY KEY (name, game, variant)) WITHOUT ROWID""",
+    """CREATE TABLE pieces (
+        name TEXT NOT NULL, game TEXT NOT NULL, variant TEXT NOT NULL, piece TEXT NOT NULL,
+        times INTEGER NOT NULL, PRIMARY KEY (name, game, variant, piece)) WITHOUT ROWID""",
     f"PRAGMA user_version = {CACHE_VERSION}",
 )
-# A filter by game and variant: NULL matches any.
-_KIND = "(?1 IS NULL OR g.game = ?1) AND (?2 IS NULL OR g.variant = ?2)"
+_ADD_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_ADD_PLAY = "INSERT INTO plays VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_ADD_KIND = """INSERT INTO kinds VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8)
+    ON CONFLICT DO UPDATE SET plays = plays + 1, seconds = seconds + ?3,
+        actions = actions + ?4, scores = scores + ?5, score_sum = score_sum + ?6,
+        best_by = CASE WHEN ?7 > best THEN ?8 ELSE best_by END, best = max(best, ?7)"""
+_ADD_PERSON = """INSERT INTO people VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)
+    ON CONFLICT DO UPDATE SET games = games + 1, wins = wins + ?4,
+        score_sum = score_sum + ?5, best = max(best, ?5)"""
+_ADD_PIECE = """INSERT INTO pieces VALUES (?, ?, ?, ?, 1)
+    ON CONFLICT DO UPDATE SET times = times + 1"""
+
+
+def _where_kind(table: str = "") -> str:
+    """The filter by game (?1) and variant (?2), NULL matching any; ``table`` an alias."""
+    at = f"{table}." if table else ""
+    return f"(?1 IS NULL OR {at}game = ?1) AND (?2 IS NULL OR {at}variant = ?2)"
+
+
+_KIND = _where_kind()
 
 
 @dataclass(frozen=True)
@@ -146,61 +181,59 @@ class Stats:
             return 0
         self._db.execute("BEGIN")
         for game in new:
-            plays = plays_of(game.names, game.players, game.summary)
-            self._db.execute(
-                "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    game.id,
-                    game.game,
-                    game.variant,
-                    game.started,
-                    game.ended,
-                    len(plays),
-                    game.actions,
-                    game.demo,
-                ),
-            )
-            self._db.executemany(
-                "INSERT INTO plays VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (game.id, p.seat, p.name, p.piece, p.score, p.won, json.dumps(p.breakdown))
-                    for p in plays
-                ],
-            )
+            self._add(game, plays_of(game.names, game.players, game.summary))
         self._db.execute("COMMIT")
         return len(new)
+
+    def _add(self, game, plays: tuple[Play, ...]) -> None:
+        """One finished game into the detail tables and the running totals."""
+        kind = (game.game, game.variant)
+        db = self._db
+        db.execute(_ADD_GAME, (game.id, *kind, game.started, game.ended, len(plays),
+                               game.actions, game.demo))  # fmt: skip
+        best = max(plays, key=lambda p: p.score, default=None)
+        db.execute(
+            _ADD_KIND,
+            (*kind, game.ended - game.started, game.actions, len(plays),
+             sum(p.score for p in plays), best and best.score, best and best.name),
+        )  # fmt: skip
+        for p in plays:
+            db.execute(_ADD_PLAY, (game.id, p.seat, *kind, game.ended, p.name, p.piece,
+                                   p.score, p.won, json.dumps(p.breakdown)))  # fmt: skip
+            if p.name is None:
+                continue
+            db.execute(_ADD_PERSON, (p.name, *kind, p.won, p.score))
+            if p.piece is not None:
+                db.execute(_ADD_PIECE, (p.name, *kind, p.piece))
 
     # ------------------------------------------------------------ queries
 
     def games(self, game: str | None = None, variant: str | None = None) -> dict:
         """Per game: plays, winners by wins, best and average score, average length."""
-        row = self._db.execute(
-            f"""SELECT count(*), avg(g.ended - g.started), avg(g.actions)
-            FROM games AS g WHERE {_KIND}""",
+        plays, seconds, actions, scores, score_sum = self._db.execute(
+            f"""SELECT coalesce(sum(plays), 0), sum(seconds), sum(actions), sum(scores),
+            sum(score_sum) FROM kinds WHERE {_KIND}""",
             (game, variant),
         ).fetchone()
-        # One of the rows with the best score comes with it (SQLite's rule for max()).
-        best, by, average = self._db.execute(
-            f"""SELECT max(p.score), p.name, avg(p.score) FROM plays AS p JOIN games AS g
-            ON g.id = p.game_id WHERE {_KIND}""",
+        best = self._db.execute(
+            f"SELECT best, best_by FROM kinds WHERE {_KIND} ORDER BY best DESC LIMIT 1",
             (game, variant),
         ).fetchone()
         return {
-            "plays": row[0],
-            "average_minutes": round(row[1] / 60, 1) if row[1] is not None else None,
-            "average_actions": round(row[2], 1) if row[2] is not None else None,
-            "best_score": best,
-            "best_by": by,
-            "average_score": round(average, 1) if average is not None else None,
+            "plays": plays,
+            "average_minutes": round(seconds / plays / 60, 1) if plays else None,
+            "average_actions": round(actions / plays, 1) if plays else None,
+            "best_score": best[0] if best else None,
+            "best_by": best[1] if best else None,
+            "average_score": round(score_sum / scores, 1) if scores else None,
             "winners": self.wins(game, variant),
         }
 
     def wins(self, game: str | None = None, variant: str | None = None) -> list[tuple[str, int]]:
         """Named players with their wins, most first (a shared win counts for each winner)."""
         rows = self._db.execute(
-            f"""SELECT p.name, sum(p.won) AS wins FROM plays AS p JOIN games AS g
-            ON g.id = p.game_id WHERE p.name IS NOT NULL AND {_KIND}
-            GROUP BY p.name ORDER BY wins DESC, p.name""",
+            f"""SELECT name, sum(wins) AS won FROM people WHERE {_KIND}
+            GROUP BY name ORDER BY won DESC, name""",
             (game, variant),
         )
         return [(name, wins) for name, wins in rows]
@@ -208,28 +241,25 @@ class Stats:
     def players(self) -> list[str]:
         """Every named player, the most games first."""
         rows = self._db.execute(
-            """SELECT name FROM plays WHERE name IS NOT NULL
-            GROUP BY name ORDER BY count(*) DESC, name"""
+            "SELECT name FROM people GROUP BY name ORDER BY sum(games) DESC, name"
         )
         return [name for (name,) in rows]
 
     def player(self, name: str, game: str | None = None, variant: str | None = None) -> dict:
         """One player: games, wins, win rate, average and best score, favourite piece, last 10."""
-        played, wins, average, best = self._db.execute(
-            f"""SELECT count(*), coalesce(sum(p.won), 0), avg(p.score), max(p.score)
-            FROM plays AS p JOIN games AS g ON g.id = p.game_id WHERE p.name = ?3 AND {_KIND}""",
+        played, wins, score_sum, best = self._db.execute(
+            f"""SELECT coalesce(sum(games), 0), coalesce(sum(wins), 0), sum(score_sum), max(best)
+            FROM people WHERE name = ?3 AND {_KIND}""",
             (game, variant, name),
         ).fetchone()
         favourite = self._db.execute(
-            f"""SELECT p.piece FROM plays AS p JOIN games AS g ON g.id = p.game_id
-            WHERE p.name = ?3 AND p.piece IS NOT NULL AND {_KIND}
-            GROUP BY p.piece ORDER BY count(*) DESC, p.piece LIMIT 1""",
+            f"""SELECT piece FROM pieces WHERE name = ?3 AND {_KIND}
+            GROUP BY piece ORDER BY sum(times) DESC, piece LIMIT 1""",
             (game, variant, name),
         ).fetchone()
         last = self._db.execute(
-            f"""SELECT g.id, g.ended, g.game, g.variant, p.score, p.won
-            FROM plays AS p JOIN games AS g ON g.id = p.game_id
-            WHERE p.name = ?3 AND {_KIND} ORDER BY g.ended DESC, g.id DESC LIMIT 10""",
+            f"""SELECT game_id, ended, game, variant, score, won FROM plays
+            WHERE name = ?3 AND {_KIND} ORDER BY ended DESC, game_id DESC LIMIT 10""",
             (game, variant, name),
         )
         return {
@@ -237,7 +267,7 @@ class Stats:
             "games": played,
             "wins": wins,
             "win_rate": round(wins / played, 3) if played else None,
-            "average_score": round(average, 1) if average is not None else None,
+            "average_score": round(score_sum / played, 1) if played else None,
             "best_score": best,
             "favourite": favourite[0] if favourite else None,
             "last": [
@@ -253,9 +283,8 @@ class Stats:
         row = self._db.execute(
             f"""SELECT count(*), coalesce(sum(a.won AND NOT b.won), 0),
                 coalesce(sum(b.won AND NOT a.won), 0), coalesce(sum(a.won AND b.won), 0)
-            FROM plays AS a JOIN plays AS b ON b.game_id = a.game_id
-            JOIN games AS g ON g.id = a.game_id
-            WHERE a.name = ?3 AND b.name = ?4 AND {_KIND}""",
+            FROM plays AS a JOIN plays AS b ON b.game_id = a.game_id AND b.name = ?4
+            WHERE a.name = ?3 AND {_where_kind("a")}""",
             (game, variant, first, second),
         ).fetchone()
         return {
@@ -274,7 +303,7 @@ class Stats:
             f"""SELECT g.id, g.ended, g.game, g.variant, g.players,
                 (SELECT json_group_array(json_array(w.seat, w.name)) FROM plays AS w
                  WHERE w.game_id = g.id AND w.won)
-            FROM games AS g WHERE {_KIND} ORDER BY g.ended DESC, g.id DESC LIMIT ?3""",
+            FROM games AS g WHERE {_where_kind("g")} ORDER BY g.ended DESC, g.id DESC LIMIT ?3""",
             (game, variant, count),
         )
         return [

@@ -52,3 +52,10 @@ def test_startup_compares_the_first_frame_with_a_bare_pillow_import():
 def test_memory_reads_the_peak_of_a_child_that_played():
     result = run("memory.py", "--players", "2", "--steps", "3")
     assert positive(result["peak_rss_mb"])
+
+
+def test_stats_times_each_statistics_screen_over_a_journal_of_games():
+    result = run("stats.py", "--games", "30", "--runs", "3")
+    assert result["games"] == 30
+    for key in ("open_games_ms", "open_player_ms", "open_wins_ms", "open_max_ms", "index_s"):
+        assert positive(result[key]), key

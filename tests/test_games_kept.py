@@ -161,6 +161,7 @@ def test_popiel_has_end_game_and_back_goes_home(folder):
             sim.command(line)  # New game, King Popiel, 2 players, demo box
         sim.press("ok")  # side A
         sim.press("ok")  # the app draws the rewards
+        sim.press("ok", 2)  # no names, numbered mice
         sim.press("ok")  # the setup page
         assert "End game" in items(sim)
         sim.press("back")

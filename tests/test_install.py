@@ -277,11 +277,9 @@ def test_a_configuration_that_is_not_toml_stops_the_plan(
     config.write_text("[display\n")
     result = install(checkout, pi_root, "--dry-run", "--config", str(config))
     assert result.returncode == 1
-    assert result.stderr.splitlines() == [
-        f"cannot read {config}: Expected ']' at the end of a table declaration (at line 1, "
-        "column 9)",
-        f"install.sh: fix {config} first (the daemon would refuse it too)",
-    ]
+    reason, refusal = result.stderr.splitlines()
+    assert reason.startswith(f"cannot read {config}: ")
+    assert refusal == f"install.sh: fix {config} first (the daemon would refuse it too)"
 
 
 @pytest.mark.parametrize(

@@ -10,6 +10,7 @@ take a tile from the draw spaces and refill them.
 from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
 from firmware_app.flows.score_chart import score_chart_screen
+from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -38,12 +39,13 @@ TABLE_LINES = {
 
 
 def player_label(app, index: int) -> str:
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Mouse {n}", n=index + 1)
+    """The player's name, else their mouse by colour, else "Mouse N"."""
+    names, mice = app.session.game.options.names, app.session.game.options.players
+    return names[index] if names and names[index] else mouse_label(app.t, mice[index], index)
 
 
 class PopielWizard:
-    """Players, board side, windows if unknown, who draws the rewards, which box."""
+    """Players, box, board side, windows if unknown, who draws the rewards, names, mice."""
 
     def __init__(self, app) -> None:
         self.app, self.t = app, app.t
@@ -100,12 +102,28 @@ class PopielWizard:
         options = [(t("We draw them at the table"), "table")]
         if self.box_data.rewards is not None:
             options.insert(0, (t("The app draws them"), "app"))
-        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.begin))
+        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.seats))
+
+    def seats(self) -> None:
+        """Each player's name and mouse colour, numbered unless told; then begin."""
+        count, t = self.choices["players"], self.t
+
+        def named(names) -> None:
+            self.choices["names"] = names
+            ask_mice(self.app, [seat_label(t, names, i) for i in range(count)], coloured)
+
+        def coloured(mice) -> None:
+            self.choices["mice"] = mice or tuple(f"mouse-{i + 1}" for i in range(count))
+            self.begin()
+
+        hint = t("Player 1 starts: who last ate yellow cheese.")
+        ask_names(self.app, count, named, hint)
 
     def begin(self) -> None:
         app, c = self.app, self.choices
         options = PopielOptions(
-            players=tuple(f"mouse-{i + 1}" for i in range(c["players"])),
+            players=c["mice"],
+            names=c["names"],
             side=c["side"],
             windows=c.get("windows"),
             rewards=c["rewards"],
@@ -124,7 +142,7 @@ class PopielWizard:
             t("Each player takes a mouse pawn and its marker."),
             t("Each gets one tile; three on the draw spaces."),
             t("King Popiel on the lowest window."),
-            t("Mouse 1 starts, covering the start space."),
+            t("{who} starts, covering the start space.", who=player_label(app, 0)),
         ]
         if self.box_data.demo_label:
             lines.insert(0, f"[{data_label(t, self.box_data.demo_label)}]")
@@ -231,6 +249,8 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
         elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
+        elif kind == "extra_move" and e["refill"]:
+            lines.append(t("Extra move: take a tile from the draw spaces, refill them, place it."))
         elif kind in TABLE_LINES:
             lines.append(t(TABLE_LINES[kind]))
     return lines
