@@ -1,11 +1,12 @@
 """The demo GIF: a whole game on the demo deck, as the panel showed it.
 
 ``tableside demo --gif FILE`` plays a game from the start screen to the
-score sheet and the chart of the scores by round, with the autopilot on ``hw``'s fakes, keeps every frame the
-fake panel received, and writes them as an animated GIF with Pillow alone
-(luma.emulator's GIF device needs pygame). Each frame is the panel scaled up
-with sharp pixels, lit pixels on a dark panel, in a bezel, with a caption
-bar that says the cards are the made-up demo deck.
+score sheet and the chart of the scores by round, with the autopilot on
+``hw``'s fakes, keeps every frame the fake panel received, and writes them
+as an animated GIF with Pillow alone (luma.emulator's GIF device needs
+pygame). Each frame is the panel scaled up with sharp pixels, lit pixels on
+a dark panel, in a bezel, with a caption bar that says the cards are the
+made-up demo deck.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:

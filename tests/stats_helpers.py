@@ -46,7 +46,7 @@ def known_games(opened) -> None:
            [0, 1], 9000)  # fmt: skip
     finish(opened, ["Ala", None], ["rico", "skipper"], [30, 2], [0], 13000, variant="advanced")
     popiel = opened.start_game(
-        header(["Ala", "Iza"], game="popiel", variant="standard", mice=["grey", "brown"]),
+        header(["Ala", "Iza"], game="popiel", variant="standard", mice=["red", "blue"]),
         now=17000,
     )
     opened.finish(popiel, {"scores": [31, 40], "winners": [1]}, now=17600)

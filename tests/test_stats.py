@@ -55,7 +55,7 @@ def test_per_player_games_wins_rate_scores_favourite_and_last_results(stats):
     assert [r["won"] for r in ala["last"]] == [False, True, True, False, True]
     family = stats.player("Ala", "pingwiny", "family")
     assert (family["games"], family["wins"]) == (3, 2)
-    assert stats.player("Iza", "popiel")["favourite"] == "brown"
+    assert stats.player("Iza", "popiel")["favourite"] == "blue"
 
 
 def test_the_last_ten_results_are_the_newest(journal, tmp_path):
@@ -123,7 +123,7 @@ def test_the_csv_has_one_row_a_player_of_a_game(stats):
     assert (first["score"], first["winner"], first["demo_deck"]) == ("20", "yes", "yes")
     assert json.loads(first["breakdown"])["figurants"] == 20
     assert rows[8]["player"] == "Player 2"
-    assert rows[-1]["game"] == "popiel" and rows[-1]["penguin"] == "brown"
+    assert rows[-1]["game"] == "popiel" and rows[-1]["penguin"] == "blue"
 
 
 def test_the_score_app_json_lists_players_games_and_plays(stats):

@@ -76,6 +76,17 @@ def test_a_player_head_to_head_and_the_last_games(sim):
         sim.press("back")
     choose(sim, "Last games")
     assert sim.app.top.lines[0].endswith("King Popiel: Iza")
+    sim.press("ok")
+    choose(sim, "Players")
+    choose(sim, "Iza")
+    assert "Favourite penguin: Skipper" in "\n".join(sim.app.top.lines)
+    sim.press("ok")
+    sim.press("back")
+    for _ in range(3):
+        choose(sim, sim.app.top.items[0].label)  # the filter, on to King Popiel
+    choose(sim, "Players")
+    choose(sim, "Iza")
+    assert "Favourite mouse: Blue mouse" in "\n".join(sim.app.top.lines)
 
 
 def test_an_empty_journal_says_so_instead_of_an_empty_screen(tmp_path):

@@ -7,6 +7,7 @@ variant) is chosen first and holds for every screen below it.
 
 import time
 
+from firmware_app.flows.seats import MOUSE_COLOURS
 from firmware_app.stats import Stats
 from firmware_app.ui.charts import Chart, bar_chart
 from firmware_app.ui.screens import Item, Menu
@@ -86,16 +87,17 @@ class StatsMenu(Menu):
 
     def _player(self, name: str) -> None:
         t = self.t
+        game = self.kind[0] or "pingwiny"  # all games: the favourite penguin
         with open_stats(self.app) as stats:
             figures = stats.player(name, *self.kind)
+            favourite = stats.player(name, game, self.kind[1])["favourite"]
         rate = "-" if figures["win_rate"] is None else f"{round(figures['win_rate'] * 100)}%"
-        game = self.kind[0] or "pingwiny"
         lines = [
             t("Games: {n}, wins: {wins} ({rate})", n=figures["games"], wins=figures["wins"],
               rate=rate),
             t("Average score: {score}", score=figures["average_score"]),
             t("Best score: {score}", score=figures["best_score"]),
-            t(PIECES[game], piece=_piece(t, figures["favourite"])),
+            t(PIECES[game], piece=_piece(t, favourite)),
             t("Last results:"),
             *(
                 f"  {_date(r['ended'])} {r['score']}" + (" ✓" if r["won"] else "")
@@ -157,7 +159,10 @@ class StatsMenu(Menu):
 
 
 def _piece(t, piece: str | None) -> str:
-    return "-" if piece is None else t.name(piece).capitalize()
+    """A penguin by its name, a mouse by its colour; "-" for none, or a mouse not named."""
+    if piece in MOUSE_COLOURS:
+        return t(MOUSE_COLOURS[piece])
+    return "-" if piece is None or piece.startswith("mouse-") else piece.capitalize()
 
 
 def _date(seconds: float) -> str:
