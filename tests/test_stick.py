@@ -4,10 +4,11 @@ import csv
 import json
 
 import pytest
-from stats_helpers import known_games
+from stats_helpers import finish, known_games
 from stick_helpers import FakeUnit, screen_text, wait_for, watch
 
 from firmware_app.backup import MANIFEST, find_backup
+from firmware_app.flows.stats import open_stats
 from firmware_app.headless import Headless
 from firmware_app.stick import MOUNTED, RELEASE
 
@@ -66,6 +67,8 @@ def test_the_same_stick_is_not_written_twice_but_the_next_one_is(sim, unit):
 
 
 def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
+    tags = {"04a1b2c3": "penguin:rico"}
+    sim.app.set_setting("tags", tags)
     (unit.port.folder / "backup").mkdir(parents=True)
     unit.plug()
     wait_for(sim, "Back up this box")
@@ -74,9 +77,11 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
     choose(sim, "Back up this box")
     wait_for(sim, "Backed up.")
     assert find_backup(unit.port.folder / "backup") is not None
-    tags = {"04a1b2c3": "penguin:rico"}
     sim.app.set_setting("tags", {})  # the box moves on: a tag forgotten, a game ended
     sim.journal.abandon(sim.journal.unfinished(), now=1)
+    finish(sim.journal, ["Ala", "Olek"], ["rico", "skipper"], [7, 3], [0], 30000)
+    with open_stats(sim.app) as stats:
+        assert stats.games()["plays"] == 6
     assert [item.label for item in sim.app.top.items][2] == "Restore from this stick"
 
     choose(sim, "Restore from this stick")
@@ -90,7 +95,9 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
     choose(sim, "Yes: restore 6 games")
     assert "Restored: 6 games." in screen_text(sim)
     assert sim.journal.unfinished() is not None  # the game in play is back, and resumable
-    assert sim.app.session is not None and sim.app.tags() != tags
+    assert sim.app.session is not None and sim.app.tags() == tags
+    with open_stats(sim.app) as stats:  # the statistics follow the restored journal
+        assert stats.games()["plays"] == 5
     assert list(sim.journal.path.parent.glob("replaced-by-restore-*"))
     sim.press("ok")
     choose(sim, "Done")
@@ -126,3 +133,12 @@ def test_a_stick_that_cannot_be_written_is_said_so(sim, unit):
     unit.port.folder.write_text("a file where the folder goes")
     unit.plug()
     wait_for(sim, "Could not write to the USB stick.", unit)
+
+
+def test_a_stick_wakes_the_sleeping_panel(sim, unit):
+    sim.app.set_setting("sleep_minutes", 1)
+    sim.run_for(61)
+    assert sim.loop.asleep
+    unit.plug()
+    wait_for(sim, "pull the stick out", unit)
+    assert not sim.loop.asleep

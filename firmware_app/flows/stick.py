@@ -49,6 +49,7 @@ class StickWatch:
         self.screens: list[Screen] = []
         self.written = 0
         self.note = ""  # what the last backup did, under its menu item
+        self.problem = ""  # what went wrong before the release, said once it is done
 
     @property
     def shelf(self):
