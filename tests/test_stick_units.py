@@ -1,17 +1,16 @@
 """The USB stick's system files: the udev rule, the root unit, its script, the run folder."""
 
 import re
-import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+from test_systemd import ANALYZE, unit_copy_with_existing_binary
 
 from firmware_app.stick import MOUNTED, RELEASE, RELEASED, RUN, StickPort
 
 SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
 SCRIPT = SYSTEMD / "tableside-stick"
-ANALYZE = shutil.which("systemd-analyze")
 
 
 def test_the_rule_starts_the_unit_for_a_usb_file_system_only():
@@ -49,16 +48,9 @@ def test_the_script_parses_and_refuses_a_missing_device():
 
 @pytest.mark.skipif(ANALYZE is None, reason="systemd-analyze is not installed")
 def test_systemd_analyze_verify_accepts_the_stick_unit(tmp_path):
-    text = (SYSTEMD / "tableside-stick@.service").read_text()
-    copied, count = re.subn(
-        r"^ExecStart=/usr/local/libexec/tableside-stick",
-        f"ExecStart={shutil.which('true')}",
-        text,
-        flags=re.MULTILINE,
-    )
-    assert count == 1
-    path = tmp_path / "tableside-stick@sdz1.service"
-    path.write_text(copied)
+    unit = SYSTEMD / "tableside-stick@.service"
+    command = "/usr/local/libexec/tableside-stick"
+    path = unit_copy_with_existing_binary(tmp_path, unit, "tableside-stick@sdz1.service", command)
     result = subprocess.run(
         [ANALYZE, "verify", "--man=no", str(path)], capture_output=True, text=True, timeout=120
     )
