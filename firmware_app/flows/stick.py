@@ -44,6 +44,7 @@ class StickWatch:
 
     def __init__(self, app, port, look: float = LOOK) -> None:
         self.app, self.port, self.look = app, port, look
+        self.now = 0.0  # the loop's time at the last tick
         self.looked = self.served = self.current = None
         self.job = self.then = self.releasing = None
         self.screens: list[Screen] = []
