@@ -188,4 +188,17 @@ def restore(backup: Backup, journal_path: Path, catalogue: Path | None, now: flo
             write_atomically(Path(catalogue), backup.catalogue)
         else:  # the backup had none; the owner's file is kept aside above
             Path(catalogue).unlink(missing_ok=True)
+    restored = [] if catalogue is None else [Path(catalogue)]
+    _owned_as(journal_path, [aside, *aside.iterdir(), *restored])
     return aside
+
+
+def _owned_as(journal_path: Path, paths: list[Path]) -> None:
+    """Run as root (``sudo tableside restore``), the new files go to the journal's owner,
+    so that the daemon, which runs as that user, can still read and write them."""
+    if os.geteuid() != 0:
+        return
+    owner = journal_path.stat()
+    for path in paths:
+        if path.exists():
+            os.chown(path, owner.st_uid, owner.st_gid)

@@ -2,6 +2,8 @@
 
 import hashlib
 import json
+import os
+import pwd
 import sqlite3
 
 import pytest
@@ -152,3 +154,13 @@ def test_the_command_line_backs_up_and_restores(box, tmp_path, capsys):
 def test_the_command_line_says_when_there_is_no_backup(box, tmp_path, capsys):
     assert main(["restore", "--state-dir", str(box), "--from", str(tmp_path), "--yes"]) == 1
     assert "no finished backup" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="giving files to another user needs root")
+def test_a_restore_run_as_root_leaves_the_files_to_the_journals_owner(box, tmp_path):
+    nobody = pwd.getpwnam("nobody")
+    made = make_backup(box / JOURNAL, box / CATALOGUE, tmp_path / "stick", NOW)
+    os.chown(box / JOURNAL, nobody.pw_uid, nobody.pw_gid)
+    aside = restore(check_backup(made, box), box / JOURNAL, box / CATALOGUE, NOW)
+    for path in (aside, aside / JOURNAL, aside / CATALOGUE, box / CATALOGUE, box / JOURNAL):
+        assert path.stat().st_uid == nobody.pw_uid, path
