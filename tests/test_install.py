@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
@@ -570,6 +571,26 @@ def test_an_spi_panel_without_its_libraries_names_the_install_step(
         "display on SPI port 0 device 0 unavailable: "
         "import of RPi.GPIO halted; None in sys.modules; "
         "an SPI panel needs spidev and RPi.GPIO: sudo systemd/install.sh --with spi"
+    ]
+    display.close()
+
+
+def test_an_spi_panel_whose_gpio_chip_cannot_open_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What rpi-lgpio raises without a usable /dev/gpiochip (seen in the emulated check)."""
+    lgpio = types.ModuleType("lgpio")
+    lgpio.error = type("error", (Exception,), {})
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+
+    def no_chip(**options: object) -> None:
+        raise lgpio.error("'can not open gpiochip'")
+
+    monkeypatch.setattr("luma.core.interface.serial.spi", no_chip)
+    display = build_display({"driver": "ssd1309", "interface": "spi"})
+    assert [record.getMessage() for record in caplog.records] == [
+        "display on SPI port 0 device 0 unavailable: "
+        "[Errno 19] the DC and RST lines: 'can not open gpiochip'"
     ]
     display.close()
 

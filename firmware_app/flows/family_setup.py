@@ -1,12 +1,15 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
+from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
+from rules.record import VARIANTS
 
 
 class Wizard:
@@ -74,10 +77,15 @@ class Wizard:
 
         def dealt(penguins, seats: list[str]) -> None:
             self.choices["penguins"] = penguins
-            ask_first(app, seats, t("Rulebook: who last visited a zoo starts."), drawn)
+            hint = t("Rulebook: who last visited a zoo starts.")
+            ask_first(app, seats, hint, lambda first: drawn(first, seats))
 
-        def drawn(first: int | None) -> None:
+        def drawn(first: int | None, seats: list[str]) -> None:
             self.choices["first"] = first
+            ask_virtual(app, seats, lambda virtual: seated(virtual))
+
+        def seated(virtual) -> None:
+            self.choices["virtual"] = virtual
             self.begin(catalogue)
 
         ask_names(app, count, named)
@@ -93,6 +101,7 @@ class Wizard:
             names=c["names"],
             penguins=c["penguins"],
             first=c["first"],
+            virtual=c["virtual"],
         )
 
     def pages(self) -> list[tuple[str, list[str]]]:
@@ -102,6 +111,11 @@ class Wizard:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
+        try:
+            VARIANTS[game](catalogue, options)  # a refused setup says why, and nothing is kept
+        except RulesError as error:
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            return
         app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
         for title, lines in reversed(self.pages()):
