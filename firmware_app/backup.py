@@ -75,11 +75,6 @@ def _digest(data: bytes) -> dict:
     return {"sha256": hashlib.sha256(data).hexdigest(), "bytes": len(data)}
 
 
-def _games(journal_path: Path) -> int:
-    with Journal(journal_path, read_only=True) as journal:
-        return len(journal.ended_games())
-
-
 def make_backup(journal_path: Path, catalogue: Path | None, shelf: Path, now: float) -> Path:
     """Back the box up into a new folder of ``shelf``; return that folder."""
     files = {JOURNAL: snapshot(journal_path)}
@@ -92,7 +87,6 @@ def make_backup(journal_path: Path, catalogue: Path | None, shelf: Path, now: fl
         "format": FORMAT,
         "version": VERSION,
         "made": now,
-        "games": _games(journal_path),
         "files": {name: _digest(data) for name, data in files.items()},
     }
     write_atomically(folder / MANIFEST, (json.dumps(manifest, indent=2) + "\n").encode())
