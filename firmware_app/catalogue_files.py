@@ -30,7 +30,7 @@ from rules.catalogue import (
     misspelt_ids,
     problems,
 )
-from rules.catalogue.teaching import unnamed_cards, without_unnamed
+from rules.catalogue.teaching import demo_without, unnamed_cards
 
 DATA = resources.files("rules") / "data"
 PRINTED_FILE = DATA / "pingwiny.toml"
@@ -119,11 +119,11 @@ def _combine(files: list[_File]) -> Catalogue:
 def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     """The printed catalogue, then the demo overlay if asked, then each owner's file."""
     files = [_read(PRINTED_FILE, "printed")]
-    if demo:
-        files.append(_read(DEMO_FILE, "demo"))
     owners = [_read(path, "owner") for path in paths]
-    if demo:  # the demo deck numbers the unnamed cards itself ("Demo figurant 30")
-        owners = [file._replace(raw=without_unnamed(file.raw)) for file in owners]
+    if demo:  # an owner's "Figurant 30" takes the place of the demo's "Demo figurant 30"
+        demo_file = _read(DEMO_FILE, "demo")
+        taught = [file.raw for file in owners]
+        files.append(demo_file._replace(raw=demo_without(demo_file.raw, taught)))
     return _combine(files + owners)
 
 

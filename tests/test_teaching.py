@@ -20,12 +20,14 @@ from rules.record import replay
 
 # From the start screen: New game, family, 2 players, normal, app bag, app deck, our own cards.
 OWN_CARDS = ["press ok"] * 7
+# The same for the advanced variant, with the app's die.
+OWN_ADVANCED = ["press ok", "press down 2", "press ok"] + ["press ok"] * 6
 
 
-def own_game(tmp_path, language="en", seed=1, folder="state") -> Headless:
-    sim = Headless(tmp_path / folder, language=language, owner_catalogue=tmp_path / "owner.toml")
-    sim.seed = seed
-    for line in OWN_CARDS:
+def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) -> Headless:
+    owner = tmp_path / "owner.toml"
+    sim = Headless(tmp_path / folder, language=language, seed=seed, owner_catalogue=owner)
+    for line in script:
         sim.command(line)
     return sim
 
@@ -61,6 +63,30 @@ def test_a_whole_family_game_on_the_printed_box_from_an_empty_owners_file(tmp_pa
     assert sum(owner["tokens"].values()) == 104
     assert session.game.score(session.state).winners
     sim.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file(tmp_path, language):
+    sim = own_game(tmp_path, language, script=OWN_ADVANCED)
+    teachers_asked(sim)
+    session = sim.app.session
+    assert session.over
+    assert replay(sim.journal.record(session.game_id)).final == session.state
+    owner = tomllib.loads((tmp_path / "owner.toml").read_text(encoding="utf-8"))
+    taught = [c for c in owner["figurant"] if "advanced" in c]
+    assert len([c for c in taught if "officer_x" in c["advanced"]]) >= len(taught) - 1
+    assert [c for c in taught if "effect" in c["advanced"] and "text" in c["advanced"]]
+    assert [m for m in owner["mission"] if "scoring" in m.get("advanced", {})]
+    assert session.game.score(session.state).winners
+    sim.close()
+    second = own_game(tmp_path, seed=2, folder="again", script=OWN_ADVANCED)
+    known = {c["id"] for c in taught}
+    pilot = Autopilot(second, 2)
+    while pilot.step():
+        top = second.app.top
+        if isinstance(top, CostEntry):
+            assert top.title not in {second.app.session.game.cards.figurants[c].name for c in known}
+    second.close()
 
 
 def test_a_second_game_asks_nothing_already_taught(tmp_path):

@@ -21,6 +21,7 @@ from collections import Counter
 
 from firmware_app import catalogue_files
 from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
+from firmware_app.i18n import Translator
 from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry, Screen
 from rules.catalogue import (
     NO_EFFECT,
@@ -98,6 +99,14 @@ def remember(app, overlay: dict, *, owner_file: bool = True, game: bool = True) 
     return None
 
 
+def card_name(game, section: str, card_id: str) -> str:
+    """A card's name in the running game; a penguin's is its id, capitalised."""
+    if section == "penguin":
+        return card_id.capitalize()
+    table = game.cards.missions if section == "mission" else game.cards.figurants
+    return table[card_id].name
+
+
 def card_names(app) -> dict[str, str]:
     """Figurant ids and their names in the running game."""
     return {card: f.name for card, f in app.session.game.cards.figurants.items()}
@@ -152,13 +161,11 @@ class CardTeacher:
     def __init__(self, app, section: str, card_id: str, side: str, fields: list[str]) -> None:
         self.app, self.t = app, app.t
         self.section, self.card_id, self.side = section, card_id, side
-        cards = app.session.game.cards
-        table = cards.missions if section == "mission" else cards.figurants
-        self.name = table[card_id].name
+        self.name = card_name(app.session.game, section, card_id)
         self.unnamed = is_unnamed(section, card_id)
         self.steps = (["name"] if self.unnamed else []) + list(fields)
-        if "effect" in self.steps and section == "figurant":
-            self.steps.append("text")
+        if "effect" in self.steps and section != "mission":  # its words, from the effect
+            self.steps.append("action_text" if section == "penguin" else "text")
         self.values: dict = {}
         self.screens: list = []
 
@@ -179,8 +186,9 @@ class CardTeacher:
             self._save()
             return
         field = self.steps[index]
-        if field == "text":  # the card's text is its effect in words
-            self.values["text"] = effect_text(self.t, self.values["effect"], card_names(self.app))
+        if field in ("text", "action_text"):  # the card's text is its effect in words
+            names = card_names(self.app)
+            self.values[field] = effect_text(Translator("en"), self.values["effect"], names.get)
             self._step(index + 1)
             return
         getattr(self, f"_ask_{field}")(lambda value: self._accept(index, field, value))
@@ -253,12 +261,32 @@ class CardTeacher:
         if "name" in self.values or self.unnamed:
             card["name"] = self.values.pop("name", self.name)
         card[self.side] = {field: _raw(field, value) for field, value in self.values.items()}
-        problem = remember(app, {self.section: [card]})
+        overlay = {self.section: [card]}
+        named = self._unnamed_named()
+        if named:  # the owner's file must hold the cards its effects name
+            overlay.setdefault("figurant", []).extend(named)
+        problem = remember(app, overlay)
         if problem is not None:
             app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
             return
         LOG.info("taught %s %r: %s", self.section, self.card_id, card)
         app.show_game()
+
+    def _unnamed_named(self) -> list[dict]:
+        """The unnamed figurants the taught effect names, as cards of the owner's file."""
+        effect = self.values.get("effect")
+        if effect is None:
+            return []
+        named = []
+        for key, value in effect.params:
+            if key in ("card", "cards"):
+                named += [value] if key == "card" else list(value)
+        names = card_names(self.app)
+        return [
+            {"id": card, "name": names[card]}
+            for card in named
+            if is_unnamed("figurant", card) and card != self.card_id
+        ]
 
 
 class EffectChooser:
