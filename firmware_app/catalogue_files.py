@@ -21,6 +21,7 @@ from typing import IO, Any, NamedTuple
 from firmware_app.files import write_atomically
 from rules.catalogue import (
     GAME,
+    OWNER_LABEL,
     SECTIONS,
     Catalogue,
     CatalogueError,
@@ -240,12 +241,39 @@ def _literal(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} in a card file")
 
 
-def load_popiel(demo: bool):
-    """Król Popiel's box: the printed facts, completed by the demo box if asked."""
+def load_popiel(demo: bool, owner: PathLike | None = None):
+    """Król Popiel's box: the printed facts, what the owner taught (``owner``, if the
+    file exists), then the demo box if asked."""
     from rules.popiel.components import build_components
 
     printed = tomllib.loads((DATA / "krol-popiel.toml").read_text(encoding="utf-8"))
+    if owner is not None and Path(owner).exists():
+        taught = load_raw(owner)
+        for table in ("rewards", "windows"):
+            printed[table] |= taught.get(table, {})
+            printed["sources"] |= {f"{table}.{key}": OWNER_LABEL for key in taught.get(table, {})}
     overlay = None
     if demo:
         overlay = tomllib.loads((DATA / "krol-popiel-demo.toml").read_text(encoding="utf-8"))
     return build_components(printed, overlay)
+
+
+def popiel_owner_file(owner_catalogue: PathLike | None) -> Path | None:
+    """Where an owner's Król Popiel values live: beside their Pingwiny file."""
+    if owner_catalogue is None:
+        return None
+    path = Path(owner_catalogue)
+    return path.with_name(f"{path.stem}-krol-popiel.toml")
+
+
+def save_popiel_owner(path: PathLike, table: str, values: dict[str, int]) -> None:
+    """Teach the owner's Król Popiel file windows or the reward mix, atomically."""
+    target = Path(path)
+    raw = load_raw(target) if target.exists() else {"meta": {"game": "popiel", "kind": "owner"}}
+    raw.setdefault(table, {}).update(values)
+    lines = []
+    for name, content in raw.items():
+        lines.append(f"[{name}]")
+        lines += [f"{_key(key)} = {_literal(value)}" for key, value in content.items()]
+        lines.append("")
+    write_atomically(target, "\n".join(lines).encode("utf-8"))

@@ -236,3 +236,49 @@ def test_the_owners_file_survives_a_power_cut_in_the_middle_of_teaching(tmp_path
         catalogue_files.save_owner_card(path, {"id": "hans", "family": {"points": 2}})
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["owner.toml"]  # no half file left
+
+
+POPIEL = ["press ok", "press down 1", "press ok", "press ok", "press ok", "press ok"]
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_krol_popiel_asks_its_windows_and_reward_mix_once(tmp_path, language):
+    owner = tmp_path / "owner.toml"
+    for game in ("one", "two"):
+        sim = Headless(tmp_path / game, language=language, owner_catalogue=owner)
+        for line in POPIEL:
+            sim.command(line)
+        asked = []
+        while sim.app.session is None:
+            asked.append(sim.screen.splitlines()[0])
+            sim.press("ok")
+        pilot = Autopilot(sim, 1)
+        while pilot.step():
+            pass
+        session = sim.app.session
+        assert session.over
+        assert replay(sim.journal.record(session.game_id)).final == session.state
+        assert session.game.options.rewards == "app"
+        if game == "one":
+            assert len(asked) == 6  # windows, "count them now", the four kinds
+        else:
+            assert len(asked) == 1  # only who draws the rewards
+        sim.close()
+    taught = tomllib.loads((tmp_path / "owner-krol-popiel.toml").read_text(encoding="utf-8"))
+    assert taught["windows"] == {"A": 6} and sum(taught["rewards"].values()) == 8
+
+
+def test_a_reward_mix_that_does_not_add_up_is_refused(tmp_path):
+    sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    for line in POPIEL:
+        sim.command(line)
+    sim.press("ok")  # six windows
+    sim.press("ok")  # count them now
+    sim.press("ok", 3)  # two of each of the first three kinds
+    sim.press("up")  # and three doubles: nine in all
+    sim.press("ok")
+    assert "add up to 9" in " ".join(sim.screen.split())
+    assert "rewards" not in (tmp_path / "owner-krol-popiel.toml").read_text()
+    sim.press("ok")
+    assert "Count them now" in sim.screen  # back to the choice, to count again
+    sim.close()

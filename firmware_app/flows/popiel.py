@@ -72,14 +72,17 @@ class PopielWizard:
         return self._ask(t("Board side"), options, "side", self.windows)
 
     def windows(self) -> None:
-        box = catalogue_files.load_popiel(self.choices["demo"])
+        owner = catalogue_files.popiel_owner_file(self.app.owner_catalogue)
+        box = catalogue_files.load_popiel(self.choices["demo"], owner)
         self.box_data = box
         if box.windows[self.choices["side"]]:
             self.rewards()
             return
 
         def counted(n: int) -> None:
-            self.choices["windows"] = n
+            from firmware_app.flows.teach import popiel_windows
+
+            self.box_data = popiel_windows(self.app, self.choices["side"], n)
             self.rewards()
 
         self.app.push(
@@ -99,7 +102,21 @@ class PopielWizard:
         options = [(t("We draw them at the table"), "table")]
         if self.box_data.rewards is not None:
             options.insert(0, (t("The app draws them"), "app"))
-        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.begin))
+        elif self.app.owner_catalogue is not None and not self.choices["demo"]:
+            options.insert(0, (t("Count them now"), "count"))
+        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self._rewards_chosen))
+
+    def _rewards_chosen(self) -> None:
+        if self.choices["rewards"] != "count":
+            self.begin()
+            return
+        from firmware_app.flows.teach import popiel_rewards
+
+        def counted(box) -> None:
+            self.box_data, self.choices["rewards"] = box, "app"
+            self.begin()
+
+        popiel_rewards(self.app, counted)
 
     def begin(self) -> None:
         app, c = self.app, self.choices
