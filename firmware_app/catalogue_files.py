@@ -23,6 +23,7 @@ from rules.catalogue import (
     GAME,
     OWNER_LABEL,
     SECTIONS,
+    SIDE_FIELDS,
     Catalogue,
     CatalogueError,
     Problem,
@@ -158,12 +159,85 @@ def check_command(paths: list[str], out: IO[str]) -> int:
         for problem in found:
             print(problem, file=out)
         return 1
+    popiel = load_popiel(False, popiel_owner_file(paths[0]) if paths else None)
     print("ok", file=out)
-    unknown = catalogue.unknown_fields()
-    print("still unknown:" if unknown else "nothing unknown", file=out)
+    unknown = unknown_in_words(catalogue) + popiel_unknown_in_words(popiel)
+    print(
+        "still unknown (the panel asks for each when a game needs it):"
+        if unknown
+        else "nothing unknown",
+        file=out,
+    )
     for line in unknown:
         print(f"  {line}", file=out)
     return 0
+
+
+# How ``tableside catalogue check`` names a field, and when the panel asks for it.
+FIELD_WORDS = {
+    "cost": "cost",
+    "points": "points",
+    "type": "type",
+    "officer_x": "Officer X range",
+    "text": "card text",
+    "effect": "what it does",
+    "scoring": "steps",
+    "action_text": "action",
+}
+WHEN = {
+    "figurant": "asked when it is laid face up (points and type: at once or at the score sheet)",
+    "mission": "asked when it is laid out",
+    "penguin": "asked before its player's first advanced turn",
+}
+
+
+def unknown_in_words(catalogue: Catalogue) -> list[str]:
+    """What the printed cards and the owner's files leave unknown, in a family's words."""
+    lines = []
+    if None in catalogue.tokens:
+        lines.append("tokens: how many of each colour (104 in all) — asked at the first setup")
+    for section, cards in (
+        ("penguin", catalogue.penguins),
+        ("figurant", catalogue.figurants),
+        ("mission", catalogue.missions),
+    ):
+        for card in cards:
+            sides = []
+            for side, fields in SIDE_FIELDS[section].items():
+                values = card if section == "penguin" else getattr(card, side)
+                if values is None:
+                    continue
+                missing = [FIELD_WORDS[f] for f in fields if getattr(values, f) is None]
+                if missing:
+                    sides.append(f"{side} {', '.join(missing)}")
+            if sides:
+                lines.append(f"{card.name} ({section}): {'; '.join(sides)} — {WHEN[section]}")
+    for section, count, word in (
+        ("figurants", catalogue.figurant_count, "Figurant"),
+        ("missions", catalogue.mission_count, "Mission"),
+    ):
+        named = len(catalogue.figurants if section == "figurants" else catalogue.missions)
+        if named < count:
+            lines.append(
+                f"{count - named} of {count} {section} not named: played as "
+                f'"{word} {named + 1}" … "{word} {count}" — a name may be given when first seen'
+            )
+    return lines
+
+
+def popiel_unknown_in_words(box) -> list[str]:
+    """What Król Popiel's box leaves unknown, and when the panel asks."""
+    lines = [
+        f"Król Popiel: windows on board side {side} — asked at the first setup on that side"
+        for side, windows in box.windows.items()
+        if windows is None
+    ]
+    if box.rewards is None:
+        lines.append(
+            "Król Popiel: the reward tokens' mix (8 in all) — asked at the first setup"
+            " (or the table names each token drawn)"
+        )
+    return lines
 
 
 def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "figurant") -> None:

@@ -83,7 +83,7 @@ def test_catalogue_check_passes_on_the_shipped_data_and_lists_unknowns(capsys):
     assert main(["catalogue", "check"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok\n")
-    assert "figurant 'hans': family.cost" in out
+    assert "Hans (figurant): family cost, points, type;" in out
 
 
 def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):

@@ -1,5 +1,6 @@
 """Playing the printed box: the panel asks each unknown value when the game first needs it."""
 
+import io
 import os
 import tomllib
 
@@ -282,3 +283,32 @@ def test_a_reward_mix_that_does_not_add_up_is_refused(tmp_path):
     sim.press("ok")
     assert "Count them now" in sim.screen  # back to the choice, to count again
     sim.close()
+
+
+def test_check_lists_no_unknown_for_the_shipped_data_and_a_fully_taught_owners_file(tmp_path):
+    """Every value the demo makes up, taught as an owner would (its numbered cards as the
+    box's own), and Król Popiel's tower and rewards: nothing is left to ask."""
+    demo = tomllib.loads((catalogue_files.DEMO_FILE).read_text(encoding="utf-8"))
+    del demo["meta"]
+    for section in ("figurant", "mission"):
+        for card in demo[section]:
+            if card["id"].startswith("demo-"):
+                number = card["id"].removeprefix("demo-")
+                card["id"], card["name"] = f"{section}-{number}", f"Ours {number}"
+    renamed = {f"demo-{n}": f"figurant-{n}" for n in range(30, 43)}
+    for card in demo["figurant"]:
+        effect = card.get("advanced", {}).get("effect")
+        if isinstance(effect, dict) and "card" in effect:
+            effect["card"] = renamed.get(effect["card"], effect["card"])
+        if isinstance(effect, dict) and "cards" in effect:
+            effect["cards"] = [renamed.get(c, c) for c in effect["cards"]]
+    owner = tmp_path / "owner.toml"
+    catalogue_files.save_owner(owner, demo)
+    popiel = catalogue_files.popiel_owner_file(owner)
+    catalogue_files.save_popiel_owner(popiel, "windows", {"A": 6, "B": 7})
+    catalogue_files.save_popiel_owner(
+        popiel, "rewards", {"plus2": 3, "plus3": 2, "extra": 2, "double": 1}
+    )
+    out = io.StringIO()
+    assert catalogue_files.check_command([str(owner)], out) == 0
+    assert out.getvalue().splitlines() == ["ok", "nothing unknown"]
