@@ -110,6 +110,13 @@ def card_name(game, section: str, card_id: str) -> str:
     return table[card_id].name
 
 
+def box_name(box, section: str, card_id: str) -> str:
+    """A card's name in a catalogue."""
+    if section == "penguin":
+        return box.penguin(card_id).name
+    return box.mission(card_id).name if section == "mission" else box.figurant(card_id).name
+
+
 def card_names(app) -> dict[str, str]:
     """Figurant ids and their names in the running game."""
     return {card: f.name for card, f in app.session.game.cards.figurants.items()}
@@ -161,11 +168,21 @@ class LetterEntry(Screen):
 class CardTeacher:
     """The unknown values of one card, one short screen each, remembered at the end."""
 
-    def __init__(self, app, section: str, card_id: str, side: str, fields: list[str]) -> None:
+    def __init__(
+        self, app, section: str, card_id: str, side: str, fields: list[str], *, box=None, then=None
+    ) -> None:
+        """In a game by default; from the settings, ``box`` is the owner's box (the running
+        game keeps its values) and ``then()`` runs once the value is saved."""
         self.app, self.t = app, app.t
         self.section, self.card_id, self.side = section, card_id, side
-        self.name = card_name(app.session.game, section, card_id)
-        self.unnamed = is_unnamed(section, card_id)
+        self.in_game, self.then = box is None, then
+        if box is None:
+            self.name = card_name(app.session.game, section, card_id)
+            self.names = card_names(app)
+        else:
+            self.name = box_name(box, section, card_id)
+            self.names = {f.id: f.name for f in box.figurants}
+        self.unnamed = self.in_game and is_unnamed(section, card_id)
         self.steps = (["name"] if self.unnamed else []) + list(fields)
         if "effect" in self.steps and section != "mission":  # its words, from the effect
             self.steps.append("action_text" if section == "penguin" else "text")
@@ -190,8 +207,8 @@ class CardTeacher:
             return
         field = self.steps[index]
         if field in ("text", "action_text"):  # the card's text is its effect in words
-            names = card_names(self.app)
-            self.values[field] = effect_text(Translator("en"), self.values["effect"], names.get)
+            words = effect_text(Translator("en"), self.values["effect"], self.names.get)
+            self.values[field] = words
             self._step(index + 1)
             return
         getattr(self, f"_ask_{field}")(lambda value: self._accept(index, field, value))
@@ -268,12 +285,15 @@ class CardTeacher:
         named = self._unnamed_named()
         if named:  # the owner's file must hold the cards its effects name
             overlay.setdefault("figurant", []).extend(named)
-        problem = remember(app, overlay)
+        problem = remember(app, overlay, game=self.in_game)
         if problem is not None:
             app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
             return
         LOG.info("taught %s %r: %s", self.section, self.card_id, card)
-        app.show_game()
+        if self.in_game:
+            app.show_game()
+        else:
+            self.then()
 
     def _unnamed_named(self) -> list[dict]:
         """The unnamed figurants the taught effect names, as cards of the owner's file."""
@@ -284,9 +304,8 @@ class CardTeacher:
         for key, value in effect.params:
             if key in ("card", "cards"):
                 named += [value] if key == "card" else list(value)
-        names = card_names(self.app)
         return [
-            {"id": card, "name": names[card]}
+            {"id": card, "name": self.names[card]}
             for card in named
             if is_unnamed("figurant", card) and card != self.card_id
         ]
@@ -333,11 +352,10 @@ class EffectChooser:
         elif kind == "type":
             items = [Item(t(k), lambda k=k: then(k)) for k in TYPES]
         else:  # card, cards: one figurant
-            names_of = card_names(app)
             one = kind == "card"
             items = [
                 Item(label, lambda c=card: then(c if one else (c,)))
-                for card, label in names_of.items()
+                for card, label in self.teacher.names.items()
                 if card != self.teacher.card_id
             ]
         self.teacher._push(Menu(app, prompt, items))
