@@ -254,6 +254,8 @@ def stream(profile: Profile, unknown_tags: list[str], known_tags: list[str]) -> 
 
 
 def run_line(sim: Headless, pilot: Autopilot, line: str) -> None:
+    if not line.strip():  # a blank line of a script does nothing
+        return
     verb, *args = line.split()
     if verb == "play":
         play(sim, pilot)
