@@ -141,7 +141,10 @@ def _change(app, box, section: str, card, side: str, field: str, printed: bool) 
     t = app.t
 
     def saved() -> None:
-        app.pop()  # the card's old values
+        app.pop()  # the card's old values: shown anew
+        again = catalogue_files.load_for_play([app.owner_catalogue])
+        found = {"penguin": again.penguin, "figurant": again.figurant, "mission": again.mission}
+        app.push(card_menu(app, again, section, found[section](card.id)))
         lines = [
             t("{card}: saved in the owner's file.", card=card.name),
             t("New games use it; a game being played keeps its value."),

@@ -182,8 +182,8 @@ class CardTeacher:
         else:
             self.name = box_name(box, section, card_id)
             self.names = {f.id: f.name for f in box.figurants}
-        self.unnamed = self.in_game and is_unnamed(section, card_id)
-        self.steps = (["name"] if self.unnamed else []) + list(fields)
+        self.unnamed = is_unnamed(section, card_id)  # the owner's file needs its name
+        self.steps = (["name"] if self.unnamed and self.in_game else []) + list(fields)
         if "effect" in self.steps and section != "mission":  # its words, from the effect
             self.steps.append("action_text" if section == "penguin" else "text")
         self.values: dict = {}
