@@ -230,7 +230,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not folder.is_dir():  # said before a whole game is played
         raise CommandError(f"{args.gif}: cannot write: no folder {folder}")
     try:
-        frames = write_demo_gif(Path(args.gif), players=args.players, seed=args.seed)
+        frames = write_demo_gif(
+            Path(args.gif), players=args.players, seed=args.seed, printed=args.printed
+        )
     except OSError as error:
         raise CommandError(f"{args.gif}: cannot write: {error.strerror}") from None
     print(f"{args.gif}: {frames} frames")
@@ -319,6 +321,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--gif", required=True)
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--printed",
+        action="store_true",
+        help="the printed box from an empty owner's file: the autopilot makes up every value "
+        "the panel asks for",
+    )
     p.set_defaults(run=cmd_demo)
 
     p = sub.add_parser(
