@@ -138,10 +138,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         sheet, names = score_position(catalogue, position)
     except PositionError as error:
         raise CommandError(f"{args.position}: {error}") from None
-    if args.json:
-        _print_json({"score": sheet.to_json(), "names": names})
+    label = catalogue.label if catalogue.is_demo else None
+    if args.json:  # the cards it was scored with, as every screen names them
+        _print_json(
+            {"score": sheet.to_json(), "names": names, "catalogue": label or catalogue.label}
+        )
     else:
-        label = catalogue.label if catalogue.is_demo else None
         print(sheet_text(sheet, names, label, variant=position.get("variant", "family")))
     return 0
 

@@ -64,6 +64,7 @@ def test_score_a_hand_written_end_position(capsys):
     result = json.loads(capsys.readouterr().out)
     iza = result["score"]["players"][0]
     assert iza["total"] == 15 and result["names"][0] == "Iza"
+    assert result["catalogue"] == "demo deck — not the printed cards"  # the position says demo
     assert main(["score", str(POSITION)]) == 0
     assert "Winner: Iza wins on points" in capsys.readouterr().out
 

@@ -6,7 +6,7 @@ Either way it stays in the journal and is exported.
 """
 
 from firmware_app.flows.seats import player_label
-from firmware_app.i18n import data_label
+from firmware_app.score_sheet import demo_lines
 from firmware_app.ui.screens import Item, Menu, Notice
 
 DECIDED = {
@@ -34,9 +34,7 @@ def score_pages(app, final: bool) -> Notice:
     t, game = app.t, app.session.game
     advanced = game.variant == "advanced"
     sheet = game.score(app.session.state)
-    lines = []
-    if game.cards.demo_label:
-        lines.append(f"[{data_label(t, game.cards.demo_label)}]")
+    lines = demo_lines(t, game)
     for line in sheet.lines:
         missions = (
             t("missions +{n}", n=line.mission) if advanced else t("mission +{n}", n=line.mission)
