@@ -312,3 +312,41 @@ def test_check_lists_no_unknown_for_the_shipped_data_and_a_fully_taught_owners_f
     out = io.StringIO()
     assert catalogue_files.check_command([str(owner)], out) == 0
     assert out.getvalue().splitlines() == ["ok", "nothing unknown"]
+
+
+def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
+    """4 tokens, Officer X 1–3, "draw 2 random tokens", 2 points, "enemy": the figures
+    quoted in docs/catalogue.md, counted press by press."""
+    sim = own_game(tmp_path, script=OWN_ADVANCED)
+    teach_first_card(sim)
+    title = sim.app.top.title
+    pressed = []
+    press = sim.press
+
+    def counting(name, times=1):
+        pressed.extend([name] * times)
+        press(name, times)
+
+    sim.press = counting
+    for colour in ("red", "red", "blue", "white"):
+        sim.press(colour)
+    sim.press("ok")  # cost done
+    sim.press("ok")  # Officer X from 1
+    sim.press("up", 2)  # … up to 3
+    sim.press("ok")
+    sim.press("down")  # draw random tokens
+    sim.press("ok")
+    sim.press("up")  # 2 of them
+    sim.press("ok")
+    sim.press("up")  # 2 points
+    sim.press("ok")
+    sim.press("down", 3)  # enemy
+    sim.press("ok")
+    assert len(pressed) == 19
+    card = next(f for f in sim.app.session.game.cards.figurants.values() if f.name == title)
+    assert (sum(card.cost), card.officer_x, card.points, card.type) == (4, (1, 3), 2, "enemy")
+    assert (card.effect.do, card.effect.param("count")) == ("draw", 2)
+    box = catalogue_files.load_for_play([tmp_path / "owner.toml"])
+    taught = next(f for f in box.figurants if f.name == title)
+    assert taught.advanced.text == "Draw 2 random tokens"
+    sim.close()
