@@ -72,8 +72,9 @@ class PopielWizard:
         return self._ask(t("Board side"), options, "side", self.windows)
 
     def windows(self) -> None:
-        owner = catalogue_files.popiel_owner_file(self.app.owner_catalogue)
-        box = catalogue_files.load_popiel(self.choices["demo"], owner)
+        demo = self.choices["demo"]  # the demo box is made up whole: the owner's stays out
+        owner = None if demo else catalogue_files.popiel_owner_file(self.app.owner_catalogue)
+        box = catalogue_files.load_popiel(demo, owner)
         self.box_data = box
         if box.windows[self.choices["side"]]:
             self.rewards()
@@ -82,7 +83,7 @@ class PopielWizard:
         def counted(n: int) -> None:
             from firmware_app.flows.teach import popiel_windows
 
-            self.box_data = popiel_windows(self.app, self.choices["side"], n)
+            self.box_data = popiel_windows(self.app, self.choices["side"], n, demo)
             self.rewards()
 
         self.app.push(

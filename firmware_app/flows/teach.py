@@ -495,15 +495,16 @@ def _owner_files(app) -> list:
 # ---------------------------------------------------------------- Król Popiel
 
 
-def popiel_windows(app, side: str, windows: int):
-    """The tower's windows on one board side, remembered; the box as it now stands."""
-    path = catalogue_files.popiel_owner_file(app.owner_catalogue)
+def popiel_windows(app, side: str, windows: int, demo: bool = False):
+    """The tower's windows on one board side, remembered (not for the demo box, whose
+    other values are made up); the box as it now stands."""
+    path = None if demo else catalogue_files.popiel_owner_file(app.owner_catalogue)
     if path is not None:
         try:
             catalogue_files.save_popiel_owner(path, "windows", {side: windows})
         except (CatalogueError, OSError) as error:
             LOG.warning("windows not saved: %s", error)
-    box = catalogue_files.load_popiel(False, path)
+    box = catalogue_files.load_popiel(demo, path)
     if box.windows[side] is None:  # no owner's file: this game still knows them
         box = replace(box, windows={**box.windows, side: windows})
     return box
