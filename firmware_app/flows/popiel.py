@@ -9,6 +9,7 @@ take a tile from the draw spaces and refill them.
 
 from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
+from firmware_app.flows.teach_popiel import popiel_rewards, popiel_windows
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -81,8 +82,6 @@ class PopielWizard:
             return
 
         def counted(n: int) -> None:
-            from firmware_app.flows.teach import popiel_windows
-
             self.box_data = popiel_windows(self.app, self.choices["side"], n, demo)
             self.rewards()
 
@@ -111,13 +110,13 @@ class PopielWizard:
         if self.choices["rewards"] != "count":
             self.begin()
             return
-        from firmware_app.flows.teach import popiel_rewards
 
         def counted(box) -> None:
             self.box_data, self.choices["rewards"] = box, "app"
             self.begin()
 
-        popiel_rewards(self.app, counted)
+        kinds = [self.t(REWARD_NAMES[kind]) for kind in KINDS]
+        popiel_rewards(self.app, kinds, counted)
 
     def begin(self) -> None:
         app, c = self.app, self.choices

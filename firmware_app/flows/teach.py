@@ -18,11 +18,9 @@ power cut between the two writes.
 
 import logging
 from collections import Counter
-from dataclasses import replace
 
 from firmware_app import catalogue_files
 from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
-from firmware_app.flows.popiel import REWARD_NAMES
 from firmware_app.i18n import Translator
 from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry, Screen
 from rules.catalogue import (
@@ -37,7 +35,6 @@ from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_
 from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
 from rules.colours import COLOURS, TYPES
 from rules.pingwiny.unknowns import unknowns
-from rules.popiel.game import KINDS
 
 LOG = logging.getLogger("tableside.teach")
 POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score sheet
@@ -490,65 +487,3 @@ def _with(box, overlay: dict):
 def _owner_files(app) -> list:
     path = app.owner_catalogue
     return [path] if path is not None and path.exists() else []
-
-
-# ---------------------------------------------------------------- Król Popiel
-
-
-def popiel_windows(app, side: str, windows: int, demo: bool = False):
-    """The tower's windows on one board side, remembered (not for the demo box, whose
-    other values are made up); the box as it now stands."""
-    path = None if demo else catalogue_files.popiel_owner_file(app.owner_catalogue)
-    if path is not None:
-        try:
-            catalogue_files.save_popiel_owner(path, "windows", {side: windows})
-        except (CatalogueError, OSError) as error:
-            LOG.warning("windows not saved: %s", error)
-    box = catalogue_files.load_popiel(demo, path)
-    if box.windows[side] is None:  # no owner's file: this game still knows them
-        box = replace(box, windows={**box.windows, side: windows})
-    return box
-
-
-def popiel_rewards(app, then) -> None:
-    """The mix of the 8 reward tokens, kind by kind, checked against the box's count;
-    then ``then(box)``."""
-    t = app.t
-    counts: list[int] = []
-    screens: list = []
-    total = catalogue_files.load_popiel(False).reward_count
-
-    def ask_kind() -> None:
-        kind = KINDS[len(counts)]
-        entry = NumberEntry(
-            app,
-            t("Reward tokens"),
-            t("{kind}: how many?", kind=t(REWARD_NAMES[kind])),
-            got,
-            value=min(2, total - sum(counts)),
-            high=total,
-        )
-        screens.append(entry)
-        app.push(entry)
-
-    def got(n: int) -> None:
-        counts.append(n)
-        if len(counts) < len(KINDS):
-            ask_kind()
-            return
-        for screen in screens:
-            app.pop(screen)
-        entered = sum(counts)
-        if entered != total:
-            counts.clear()
-            screens.clear()
-            app.notice(
-                t("Not possible"),
-                [t("The tokens add up to {n}; the box has {total}.", n=entered, total=total)],
-            )
-            return
-        path = catalogue_files.popiel_owner_file(app.owner_catalogue)
-        catalogue_files.save_popiel_owner(path, "rewards", dict(zip(KINDS, counts, strict=True)))
-        then(catalogue_files.load_popiel(False, path))
-
-    ask_kind()
