@@ -350,3 +350,43 @@ def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
     taught = next(f for f in box.figurants if f.name == title)
     assert taught.advanced.text == "Draw 2 random tokens"
     sim.close()
+
+
+def test_a_value_saved_just_before_a_power_cut_is_filled_in_on_resume(tmp_path):
+    """The owner's file is written first, then the game's record: a cut between the two
+    leaves the value in the file only, and the resumed game takes it without asking."""
+    sim = own_game(tmp_path)
+    teach_first_card(sim)
+    name = sim.app.top.title
+    game = sim.app.session.game
+    card = next(f for f in game.cards.figurants.values() if f.name == name)
+    saved = {"id": card.id, "family": {"cost": {"red": 2}, "points": 1, "type": "bird"}}
+    if card.id.startswith("figurant-"):
+        saved["name"] = name
+    catalogue_files.save_owner_card(tmp_path / "owner.toml", saved)
+    sim.close()  # the power goes
+    again = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    again.press("ok")  # resume
+    session = again.app.session
+    assert session.game.cards.figurants[card.id].cost == (2, 0, 0, 0, 0, 0, 0)
+    header = again.journal.record(session.game_id)["catalogue"]
+    assert next(f for f in header["figurant"] if f["id"] == card.id)["family"]["type"] == "bird"
+    assert not (isinstance(again.app.top, CostEntry) and again.app.top.title == name)
+    again.close()
+
+
+def test_a_second_unknown_tag_replaces_the_first_and_no_empty_menu_opens(tmp_path):
+    from firmware_app.flows.cards import TagMenu
+
+    sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    sim.tag("0A0A0A0A")
+    sim.tag("0B0B0B0B")
+    assert [type(s) for s in sim.app.stack].count(TagMenu) == 1
+    menu = sim.app.top
+    box = catalogue_files.load_for_play([])
+    every = [f.id for f in box.figurants] + [m.id for m in box.missions]
+    sim.app.set_setting("tags", {f"{n:08X}": card for n, card in enumerate(every)})
+    sim.tag("0C0C0C0C")
+    assert menu not in sim.app.stack
+    assert "Every card already has a tag" in " ".join(sim.screen.split())
+    sim.close()

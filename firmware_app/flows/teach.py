@@ -421,44 +421,46 @@ def _raw(field: str, value):
 # ------------------------------------------------------------------ token mix
 
 
-def token_mix(app, then) -> None:
-    """The box's token mix, colour by colour, checked against the rulebook's 104; then
-    ``then()`` (which starts the game)."""
+def count_mix(app, title: str, prompts: list[str], total: int, then) -> None:
+    """How many of each kind (one number a prompt, each starting at its share of what is
+    left), checked against ``total``; then ``then(counts)``. A mix that does not add up
+    is refused with the sum, and nothing is kept."""
     t = app.t
     counts: list[int] = []
     screens: list = []
 
-    def ask_colour() -> None:
-        colour = COLOURS[len(counts)]
-        left = TOKEN_TOTAL - sum(counts)
-        guess = min(left, round(left / (len(COLOURS) - len(counts))))
-        entry = NumberEntry(
-            app,
-            t("Tokens in the box"),
-            t("{colour}: how many?", colour=t.name(colour)),
-            got,
-            value=guess,
-            high=TOKEN_TOTAL,
-        )
+    def ask() -> None:
+        left = total - sum(counts)
+        guess = min(left, round(left / (len(prompts) - len(counts))))
+        entry = NumberEntry(app, title, prompts[len(counts)], got, value=guess, high=total)
         screens.append(entry)
         app.push(entry)
 
     def got(n: int) -> None:
         counts.append(n)
-        if len(counts) < len(COLOURS):
-            ask_colour()
+        if len(counts) < len(prompts):
+            ask()
             return
-        total = sum(counts)
+        entered = sum(counts)
         for screen in screens:
             app.pop(screen)
-        if total != TOKEN_TOTAL:
-            counts.clear()
-            screens.clear()
+        if entered != total:
             app.notice(
                 t("Not possible"),
-                [t("The tokens add up to {n}; the box has {total}.", n=total, total=TOKEN_TOTAL)],
+                [t("The tokens add up to {n}; the box has {total}.", n=entered, total=total)],
             )
             return
+        then(counts)
+
+    ask()
+
+
+def token_mix(app, then) -> None:
+    """The box's token mix, colour by colour, checked against the rulebook's 104; then
+    ``then(overlay)`` (which starts the game)."""
+    t = app.t
+
+    def counted(counts: list[int]) -> None:
         overlay = {"tokens": dict(zip(COLOURS, counts, strict=True))}
         problem = remember(app, overlay, game=False)
         if problem is not None:
@@ -466,7 +468,8 @@ def token_mix(app, then) -> None:
             return
         then(overlay)
 
-    ask_colour()
+    prompts = [t("{colour}: how many?", colour=t.name(colour)) for colour in COLOURS]
+    count_mix(app, t("Tokens in the box"), prompts, TOKEN_TOTAL, counted)
 
 
 def own_cards(app, begin, needs_mix: bool) -> None:

@@ -9,7 +9,7 @@ import logging
 from dataclasses import replace
 
 from firmware_app import catalogue_files
-from firmware_app.ui.screens import NumberEntry
+from firmware_app.flows.teach import count_mix
 from rules.catalogue import CatalogueError
 from rules.popiel.game import KINDS
 
@@ -35,40 +35,12 @@ def popiel_rewards(app, kinds: list[str], then) -> None:
     """The mix of the 8 reward tokens, kind by kind (``kinds``: their names on the
     screen, in ``KINDS`` order), checked against the box's count; then ``then(box)``."""
     t = app.t
-    counts: list[int] = []
-    screens: list = []
     total = catalogue_files.load_popiel(False).reward_count
 
-    def ask_kind() -> None:
-        entry = NumberEntry(
-            app,
-            t("Reward tokens"),
-            t("{kind}: how many?", kind=kinds[len(counts)]),
-            got,
-            value=min(2, total - sum(counts)),
-            high=total,
-        )
-        screens.append(entry)
-        app.push(entry)
-
-    def got(n: int) -> None:
-        counts.append(n)
-        if len(counts) < len(KINDS):
-            ask_kind()
-            return
-        for screen in screens:
-            app.pop(screen)
-        entered = sum(counts)
-        if entered != total:
-            counts.clear()
-            screens.clear()
-            app.notice(
-                t("Not possible"),
-                [t("The tokens add up to {n}; the box has {total}.", n=entered, total=total)],
-            )
-            return
+    def counted(counts: list[int]) -> None:
         path = catalogue_files.popiel_owner_file(app.owner_catalogue)
         catalogue_files.save_popiel_owner(path, "rewards", dict(zip(KINDS, counts, strict=True)))
         then(catalogue_files.load_popiel(False, path))
 
-    ask_kind()
+    prompts = [t("{kind}: how many?", kind=kind) for kind in kinds]
+    count_mix(app, t("Reward tokens"), prompts, total, counted)
