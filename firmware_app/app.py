@@ -30,6 +30,7 @@ DEFAULTS = {
     "bag": "app",
     "deck": "app",
     "tags": {},
+    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
     "teach_points": "now",
 }
 
@@ -164,8 +165,12 @@ class App:
 
     # ---------------------------------------------------------------- game
 
-    def act(self, action: str) -> bool:
-        """Play one rules action; show what the table must do, or why not."""
+    def act(self, action: str, steps: str | None = None) -> bool:
+        """Play one rules action; show what the table must do, or why not.
+
+        With ``steps`` (a virtual player's name) each thing the table must do is
+        a screen of its own under that title, each waiting for OK.
+        """
         try:
             events = self.session.act(action, now=self.clock())
         except RulesError as error:
@@ -173,7 +178,7 @@ class App:
             self.notice(self.t("Not allowed"), [self.t.refusal(error)])
             return False
         LOG.info("action %s", action)
-        self.show_game(events)
+        self.show_game(events, steps)
         return True
 
     def resume(self, game_id: int) -> None:
@@ -183,16 +188,21 @@ class App:
         LOG.info("resume game %d", game_id)
         self.show_game()
 
-    def show_game(self, events: list[dict] | None = None) -> None:
+    def show_game(self, events: list[dict] | None = None, steps: str | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
+        from firmware_app.flows.virtual import turn_or_virtual
+
         session = self.session
         screens = GAMES[session.key]
-        self.reset(screens.end(self) if session.over else screens.turn(self))
+        self.reset(screens.end(self) if session.over else turn_or_virtual(self, screens.turn))
         from firmware_app.flows.teach import ask
 
         ask(self)
         lines = screens.events(self.t, session.game, events or [])
-        if lines:
+        if lines and steps:
+            for line in reversed(lines):
+                self.notice(steps, [line])
+        elif lines:
             self.notice(self.t("At the table"), lines)
 
     def undo(self) -> None:

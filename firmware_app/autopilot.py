@@ -2,9 +2,10 @@
 
 It reads the screen on top of the app and presses what a person would: OK
 on notices, a random legal move on the turn menu, a random item in the
-sub-menus, colours from the bag when the table draws. On a teaching screen
-it makes values up (a random cost, the first number offered): a game it
-taught is labelled as made up, like the demo deck. Its choices are drawn
+sub-menus, colours from the bag when the table draws, a made-up name where
+a name is asked. On a teaching screen it makes values up (a random cost,
+the first number offered): a game it taught is labelled as made up, like
+the demo deck. Its choices are drawn
 from a generator seeded by the seed and the number of actions played so
 far, so after a restart it makes exactly the same moves again.
 """
@@ -13,8 +14,9 @@ import random
 
 from firmware_app.flows.teach import CostEntry
 from firmware_app.flows.turn import TurnMenu
-from firmware_app.ui.screens import ColourEntry, Menu, Notice, NumberEntry
+from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
+from rules.pingwiny.options import LEVELS
 
 
 class Autopilot:
@@ -42,6 +44,8 @@ class Autopilot:
             self._make_up_cost()
         elif isinstance(top, ColourEntry):
             self._enter_colour(top)
+        elif isinstance(top, LetterEntry):
+            self._enter_letter(top)
         elif isinstance(top, TurnMenu):
             self._choose(top, self._rng().randrange(top.moves))
         elif isinstance(top, Menu) and top.items:
@@ -62,6 +66,16 @@ class Autopilot:
         else:
             colour = self._rng().choice(entry.allowed)
         self.sim.press(colour)
+
+    def _enter_letter(self, entry: LetterEntry) -> None:
+        """A random letter, or "done" once the name has two or more (a name taken gets longer)."""
+        rng = self._rng()
+        finish = len(entry.entered) >= 2 and rng.random() < 0.5
+        target = len(WHEEL) - 1 if finish else rng.randrange(len(WHEEL) - 3)
+        steps = target - entry.cursor
+        if steps:
+            self.sim.press("down" if steps > 0 else "up", abs(steps))
+        self.sim.press("ok")
 
     def _make_up_cost(self) -> None:
         """A cost the autopilot makes up while teaching: 1 to 5 tokens, no grey."""
@@ -93,8 +107,16 @@ class Autopilot:
                 return
 
 
-def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
-    """Button presses from the start screen to the first turn with app randomness."""
+def new_game_script(players: int = 2, demo: bool = True, virtual: str | None = None) -> list[str]:
+    """Button presses from the start screen to the first turn with app randomness.
+
+    With ``virtual`` (a level) the box plays every seat at that level.
+    """
+    if virtual is None:
+        seats = ["press ok"]  # everyone plays at the table
+    else:
+        down = 1 + LEVELS.index(virtual)  # past "Plays at the table"
+        seats = ["press down", "press ok"] + [f"press down {down}", "press ok"] * players
     return [
         "press ok",
         "press ok",
@@ -105,4 +127,8 @@ def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
         "press ok",
         "press down" if demo else "",
         "press ok",
+        "press ok",  # no names
+        "press ok",  # the app deals the penguins
+        "press ok",  # the app draws the first player
+        *seats,
     ]

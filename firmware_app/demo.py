@@ -1,13 +1,15 @@
 """The demo GIF: a whole game on the demo deck, as the panel showed it.
 
 ``tableside demo --gif FILE`` plays a game from the start screen to the
-score sheet with the autopilot on ``hw``'s fakes, keeps every frame the
-fake panel received, and writes them as an animated GIF with Pillow alone
-(luma.emulator's GIF device needs pygame). Each frame is the panel scaled up
-with sharp pixels, lit pixels on a dark panel, in a bezel, with a caption
-bar that says the cards are the made-up demo deck. With ``--printed`` the game
-is a family's first on the printed box: every teaching screen shows, and the
-caption says the values the autopilot entered are made up.
+score sheet and the chart of the scores by round on ``hw``'s fakes, every
+seat a virtual player at the normal level (the autopilot presses OK on each
+step it tells the table), keeps every frame the fake panel received, and
+writes them as an animated GIF with Pillow alone (luma.emulator's GIF device
+needs pygame). Each frame is the panel scaled up with sharp pixels, lit
+pixels on a dark panel, in a bezel, with a caption bar that says the cards
+are the made-up demo deck. With ``--printed`` the game is a family's first on
+the printed box: every teaching screen shows, and the caption says the values
+the autopilot entered are made up.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:
@@ -15,7 +17,7 @@ one line, so the GIF keeps:
 - every frame but a menu's cursor travel: of a run of frames of one menu,
   the first (the menu as it opened) and the last (the choice made);
 - the opening (start screen, setup questions and pages, first turn), the
-  end of the game and the whole score sheet, always;
+  end of the game, the whole score sheet and the scores by round, always;
 - of the turns in between, whole turns at an even stride, so that the GIF
   holds about ``MAX_FRAMES`` frames; each kept turn reads from its start;
 - no frame equal to the one before it (the panel never receives one, but
@@ -37,6 +39,7 @@ from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Menu, Notice, Screen
 from rules.pingwiny.options import Options
 
+DEMO_LEVEL = "normal"  # the box plays every seat, as a family would see a sensible game
 SCALE = 3  # panel pixels to GIF pixels
 PRINTED_LABEL = "printed box, values made up"  # the caption when the autopilot taught it
 BEZEL = 16  # GIF pixels of frame around the panel
@@ -91,7 +94,8 @@ def write_demo_gif(path: Path, players: int = 3, seed: int = 1, printed: bool = 
 
 
 def play_demo(players: int, seed: int, printed: bool = False) -> tuple[list[Shot], str]:
-    """A whole game through the UI, then the score sheet; every frame sent, and the deck label.
+    """A whole game through the UI, the score sheet, the scores by round; every frame sent,
+    and the deck label.
 
     ``printed``: the printed box from an empty owner's file, as a family's first game,
     the autopilot making up each value the panel asks for (so labelled). The game's
@@ -105,10 +109,11 @@ def play_demo(players: int, seed: int, printed: bool = False) -> tuple[list[Shot
         sim = Headless(Path(folder) / "state", seed=seed, owner_catalogue=owner)
         shots = _record(sim)
         try:
-            for line in new_game_script(players, demo=not printed):
+            for line in new_game_script(players, demo=not printed, virtual=DEMO_LEVEL):
                 sim.command(line)
             Autopilot(sim, seed).play()
             _read_score_sheet(sim)
+            _show_score_chart(sim)
             label = PRINTED_LABEL if printed else sim.app.session.game.cards.demo_label
         finally:
             sim.close()
@@ -154,6 +159,14 @@ def _read_score_sheet(sim: Headless) -> None:
     if not isinstance(sheet, Notice):
         raise RuntimeError(f"the end screen's first item is not the score sheet: {sim.screen}")
     sim.press("down", max(0, len(sheet.lines) - Canvas().body_rows))
+
+
+def _show_score_chart(sim: Headless) -> None:
+    """Back to the end screen, then the chart of the scores round by round."""
+    sim.press("back")
+    labels = [item.label for item in sim.app.top.items]
+    sim.press("down", labels.index(sim.app.t("Scores by round")) - sim.app.top.cursor)
+    sim.press("ok")
 
 
 def select(shots: list[Shot]) -> list[Shot]:

@@ -13,15 +13,17 @@ import logging
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+from hw.errors import INSTALL_GPIO, INSTALL_SPI, ConfigError
+
 LOG = logging.getLogger("tableside.parts")
 GROUPS = {"buttons": "gpio", "buzzer": "gpio", "reader": "dialout", "display": "i2c"}
 # Libraries a part may miss, and what brings them.
 PACKAGES = {
-    "lgpio": "python3-lgpio (sudo systemd/install.sh installs it)",
-    "RPi": "rpi-lgpio (sudo systemd/install.sh installs it)",
-    "spidev": "spidev (sudo systemd/install.sh installs it)",
-    "serial": "pyserial (sudo systemd/install.sh installs it)",
-    "smbus2": "smbus2 (sudo systemd/install.sh installs it)",
+    "lgpio": f"python3-lgpio: {INSTALL_GPIO}",
+    "RPi": f"rpi-lgpio: {INSTALL_SPI}",
+    "spidev": f"spidev: {INSTALL_SPI}",
+    "serial": f"pyserial: {INSTALL_GPIO}",
+    "smbus2": f"smbus2: {INSTALL_GPIO}",
 }
 BUSES = {
     "spidev": "SPI is off: sudo raspi-config nonint do_spi 0, then reboot",
@@ -44,8 +46,6 @@ class Problem(NamedTuple):
 
 def build_part(part: str, build: Callable[[], Any], stand_in: Callable[[], Any], problems: list):
     """``build()``, or when it fails ``stand_in()`` with the problem logged and kept."""
-    from hw.errors import ConfigError
-
     try:
         return build()
     except ConfigError:

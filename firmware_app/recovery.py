@@ -156,6 +156,9 @@ def close_journal(journal: Journal) -> None:
 def _open(path: Path) -> tuple[Journal, Outcome]:
     wal = _side(path, "-wal")
     if _empty(path) and _empty(wal):
+        if not writable(path):
+            refused = StorageError(f"{path}: cannot create the journal", "read-only")
+            return _unwritable(path, refused)
         if backups.newest(path):
             return _rebuild(path, ["the journal is missing or empty, but backups exist"], "missing")
         return Journal(path), Outcome("new")
@@ -267,16 +270,33 @@ def read_rows(path: Path) -> Rows:
 
 
 def _read_table(db: sqlite3.Connection, name: str, problems: list[str]) -> list[dict]:
-    """The rows of one table up to the first unreadable one."""
-    found: list[dict] = []
+    """The rows of one table that can be read: from its start up to a damaged page, then
+    from its end back to it, so a damaged page in the middle costs only the rows it held."""
+    keys = _primary_key(db, name)
+    found: dict[tuple, dict] = {}
+    for direction in ("ASC", "DESC"):
+        order = ", ".join(f'"{key}" {direction}' for key in keys) or f"rowid {direction}"
+        read = 0
+        try:
+            cursor = db.execute(f'SELECT * FROM "{name}" ORDER BY {order}')
+            columns = [column[0] for column in cursor.description]
+            for values in cursor:
+                row = dict(zip(columns, values, strict=True))
+                found.setdefault(tuple(row[key] for key in keys) or values, row)
+                read += 1
+            break  # read to the end
+        except sqlite3.Error as error:
+            problems.append(f"table {name}: read {direction} stopped after {read} rows: {error}")
+    return list(found.values())
+
+
+def _primary_key(db: sqlite3.Connection, name: str) -> list[str]:
+    """The table's primary-key columns in key order; empty when unreadable or a plain rowid."""
     try:
-        cursor = db.execute(f'SELECT * FROM "{name}"')
-        columns = [column[0] for column in cursor.description]
-        for values in cursor:
-            found.append(dict(zip(columns, values, strict=True)))
-    except sqlite3.Error as error:
-        problems.append(f"table {name}: read stopped after {len(found)} rows: {error}")
-    return found
+        columns = list(db.execute(f'PRAGMA table_info("{name}")'))
+    except sqlite3.Error:
+        return []
+    return [column[1] for column in sorted(columns, key=lambda column: column[5]) if column[5]]
 
 
 def content_problems(rows: Rows) -> list[str]:
@@ -458,6 +478,9 @@ def _write(path: Path, sources: list[Rows]) -> int:
                 kept = [row for row in source.actions(game_id) if not row.get("undone")][:live]
                 for row in kept:
                     _insert(db, ACTIONS, row)
+        # a game from a journal of schema 1 has no "played"; the migration's value
+        if "played" in _columns(db, GAMES):
+            db.execute("UPDATE games SET played = coalesce(ended, started) WHERE played IS NULL")
         for table in tables:
             if table in (GAMES, ACTIONS):
                 continue
@@ -475,9 +498,13 @@ def _played(rows: Rows) -> int:
     return sum(_replaying(rows, game_id)[0] for game_id in rows.games())
 
 
+def _columns(db: sqlite3.Connection, table: str) -> list[str]:
+    return [info[1] for info in db.execute(f'PRAGMA table_info("{table}")')]
+
+
 def _insert(db: sqlite3.Connection, table: str, row: dict) -> bool:
     """Insert one row, keeping only the columns the new schema has; False if refused."""
-    columns = [info[1] for info in db.execute(f'PRAGMA table_info("{table}")')]
+    columns = _columns(db, table)
     names = [name for name in columns if name in row]
     marks = ", ".join("?" for _ in names)
     quoted = ", ".join(f'"{name}"' for name in names)
@@ -499,12 +526,15 @@ def _unwritable(path: Path, error: StorageError) -> tuple[Journal, Outcome]:
     try:
         journal = Journal(path, read_only=True)
     except JournalError:
-        # Not even a reader can set up the log's index here: read a copy in memory.
-        folder = Path(tempfile.mkdtemp(prefix="tableside-readonly-"))
+        # Not even a reader can set up the log's index here (or there is no file): read a
+        # copy in the temporary folder, an empty journal if there is nothing to copy.
+        copy = Path(tempfile.mkdtemp(prefix="tableside-readonly-")) / path.name
         for suffix in ("", "-wal"):
-            if _side(path, suffix).exists():
-                shutil.copyfile(_side(path, suffix), _side(folder / path.name, suffix))
-        journal = Journal(folder / path.name, read_only=True)
+            with contextlib.suppress(OSError):
+                shutil.copyfile(_side(path, suffix), _side(copy, suffix))
+        if not copy.exists():
+            Journal(copy).close()
+        journal = Journal(copy, read_only=True)
     games = len(read_rows(journal.path).games())
     journal.path = path  # the next write retries the real file
     return journal, Outcome("unwritable", games=games, problems=(str(error),), reason=error.reason)

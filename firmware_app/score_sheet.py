@@ -40,7 +40,9 @@ def sheet_text(
 
 
 def player_names(options_names, count: int) -> list[str]:
-    return list(options_names) if options_names else [f"Player {i + 1}" for i in range(count)]
+    """The names by seat; a seat without one (or a game without names) is "Player N"."""
+    names = options_names or [None] * count
+    return [name or f"Player {i + 1}" for i, name in enumerate(names)]
 
 
 def popiel_text(score, names: list[str], demo_label: str | None, final: bool = True) -> str:

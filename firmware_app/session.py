@@ -8,7 +8,7 @@ random source lives in the state.
 """
 
 from rules.actions import Action
-from rules.record import RecordError, new_record, replay
+from rules.record import RecordError, game_of, new_record, replay
 
 
 class Session:
@@ -24,6 +24,7 @@ class Session:
         cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
     ) -> "Session":
         header = new_record(*game, options, catalogue)
+        game_of(header)  # a setup the engine refuses never reaches the journal
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 
@@ -93,15 +94,15 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The table accepted the final score: the game is kept as finished."""
-        if self.game.variant == "popiel":
-            summary = {
-                "scores": list(self.state.scores),
-                "winners": list(self.game.winners(self.state)),
-            }
-        else:
-            summary = self.game.score(self.state).to_json()
-        self.journal.finish(self.game_id, summary, now=now)
+        self.journal.finish(self.game_id, summary(self.game, self.state), now=now)
 
     def abandon(self, now: float) -> None:
         """The table ended the game before its end: it is kept, as abandoned."""
         self.journal.abandon(self.game_id, now=now)
+
+
+def summary(game, state) -> dict:
+    """What the journal keeps as a finished game's result: the score sheet, or the track."""
+    if game.variant == "popiel":
+        return {"scores": list(state.scores), "winners": list(game.winners(state))}
+    return game.score(state).to_json()

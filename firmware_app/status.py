@@ -2,22 +2,22 @@
 
 systemd shows the last ``STATUS=`` the daemon sent, so the line says what an
 owner logged in over SSH wants to know at a glance: the game and how far it
-is ("Pingwiny family, 3 players, round 5"), or that the box waits at its start
+is ("Penguins family, 3 players, round 5", in the words of the resume list,
+in English like the rest of the log), or that the box waits at its start
 screen, followed by any part that does not work ("missing: reader").
 """
 
+from firmware_app.flows.games import GAMES
+from firmware_app.i18n import Translator
+
+ENGLISH = Translator("en")
+
 
 def play_status(app) -> str:
-    """The game on the box and its round, or that none is being played."""
+    """The game on the box and how far it got, or that none is being played."""
     session = app.session
     if session is None:
         return "waiting at the start screen"
-    game, state = session.game, session.state
-    title = "Król Popiel" if game.variant == "popiel" else f"Pingwiny {game.variant}"
-    players = len(getattr(state, "players", None) or state.scores)
-    if state.phase == "over":
-        return f"{title}, {players} players, game over"
-    turns = getattr(state, "turns", None)
-    if turns is None:
-        return f"{title}, {players} players, action {len(session.states) - 1}"
-    return f"{title}, {players} players, round {turns // players + 1}"
+    screens = GAMES[session.key]
+    progress = "game over" if session.over else screens.progress(ENGLISH, session.state)
+    return f"{screens.short(ENGLISH)}, {session.game.n} players, {progress}"

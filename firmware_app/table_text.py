@@ -78,4 +78,9 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
 
 def penguin_name(t, game, penguin: str) -> str:
     """``Rico (red)``: the card's name and the colour its bonus counts."""
-    return f"{penguin.capitalize()} ({t.name(COLOURS[game.cards.penguins[penguin]])})"
+    return penguin_label(t, penguin.capitalize(), COLOURS[game.cards.penguins[penguin]])
+
+
+def penguin_label(t, name: str, colour: str | None) -> str:
+    """A penguin card by name and colour, the colour left out where it is unknown."""
+    return f"{name} ({t.name(colour)})" if colour else name

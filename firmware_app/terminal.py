@@ -64,9 +64,12 @@ TOO_SMALL = (
 
 TICK_MS = 10  # the main loop's tick: how long one wait for a key may last
 ESC_DELAY_MS = 25  # how long curses waits to tell Esc from an arrow key's sequence
-# A key's press, and the quiet after its release: each a little longer than the
-# buttons' lock-out, so neither the release nor the next press falls inside one.
-TAP = GAP = DEFAULT_TIMING.debounce_ms / 1000 + 0.01
+# A key's press outlasts the glitch filter (the PRESS comes when it ends) and
+# the lock-out after it; the quiet after the release outlasts the lock-out
+# again. Each with a little to spare, so neither the release nor the next
+# press falls inside one.
+GAP = DEFAULT_TIMING.debounce_ms / 1000 + 0.01
+TAP = DEFAULT_TIMING.min_press_ms / 1000 + GAP
 HOLD = DEFAULT_TIMING.long_press_ms / 1000 + 0.1  # ``u``: BACK held past a long press
 TAG_ON = 0.3  # how long a typed tag lies on the reader
 TAG_GRACE = 0.3  # the reader's grace: a tag off this long has left

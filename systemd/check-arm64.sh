@@ -26,11 +26,14 @@
 # Stand-ins: raspi-config (its nonint do_i2c, do_spi, do_serial_hw and
 # do_serial_cons edit /boot/firmware/config.txt and cmdline.txt as the real
 # one does), systemctl (enable makes the wants/ link, the rest is logged to
-# /var/log/systemctl-stand-in.log; no systemd runs in the root).
+# /var/log/systemctl-stand-in.log; no systemd runs in the root), and
+# RPI_LGPIO_REVISION=d04170 (a Pi 5) for the device tree's board revision
+# that rpi-lgpio reads when imported.
 #
 # Needs root, debootstrap, qemu-user-static and binfmt-support, and access
-# to Debian's archive and the Python package index.
-set -euo pipefail
+# to Debian's archive and the Python package index. pip in the root trusts
+# the certificate authorities of this machine (its /etc/ssl/certs/ca-certificates.crt).
+set -Eeuo pipefail
 
 ARCH=arm64
 WORK=${TMPDIR:-/tmp}/tableside-check
@@ -63,6 +66,8 @@ CLONE=/home/owner/tableside
 VENV=/opt/tableside/venv
 START=$SECONDS
 declare -A QEMU=([arm64]=aarch64 [armhf]=arm)
+HOST_CA=/etc/ssl/certs/ca-certificates.crt
+CA=/etc/ssl/check-host-ca.crt
 
 say() {
 	printf '[%4ds] %s\n' $((SECONDS - START)) "$*"
@@ -73,17 +78,21 @@ fail() {
 	exit 1
 }
 
-# Run a timed part: its name, then the command.
+# Run a timed part: its name, then the command. Any command failing in it
+# fails the check (the ERR trap; under "||" errexit would be off).
 timed() {
-	local name=$1 began=$SECONDS
+	PART=$1
+	local began=$SECONDS
 	shift
-	"$@" || fail "$name"
-	TIMES+=("$name: $((SECONDS - began)) s")
-	say "ok: $name ($((SECONDS - began)) s)"
+	"$@"
+	TIMES+=("$PART: $((SECONDS - began)) s")
+	say "ok: $PART ($((SECONDS - began)) s)"
 }
+PART=start
+trap 'fail "$PART (line $LINENO)"' ERR
 
 inside() {
-	chroot "$ROOT" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 \
+	chroot "$ROOT" /usr/bin/env -i HOME=/root LC_ALL=C.UTF-8 PIP_CERT="$CA" \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin "$@"
 }
 
@@ -126,6 +135,8 @@ make_root() {
 	mount -t sysfs sysfs "$ROOT/sys"
 	mount --bind /dev "$ROOT/dev"
 	cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+	# pip in the root trusts what this machine trusts (a proxy's own authority, say).
+	install -D -m 0644 "$HOST_CA" "$ROOT$CA"
 	inside useradd --create-home --uid 1000 --shell /bin/bash owner
 	# The clone: what git tracks, as its owner.
 	mkdir -p "$ROOT$CLONE"
@@ -204,7 +215,7 @@ driver = "fake"
 [buzzer]
 driver = "fake"
 TOML
-	install -d -o tableside -g tableside -m 0700 "$ROOT/var/lib/tableside"
+	inside install -d -o tableside -g tableside -m 0700 /var/lib/tableside
 	inside bash -c "cd /var/lib/tableside && TABLESIDE_STATE_DIR=/var/lib/tableside \
 		$VENV/bin/python -B $CLONE/systemd/check_daemon.py 600 \
 		setpriv --reuid tableside --regid tableside --init-groups \
@@ -224,8 +235,10 @@ TOML
 }
 
 spi_libraries() {
-	grep -qx dtparam=spi=on "$ROOT/boot/firmware/config.txt" || return 1
-	inside "$VENV/bin/python" -B - <<'PY'
+	grep -qx dtparam=spi=on "$ROOT/boot/firmware/config.txt"
+	# rpi-lgpio reads the board's revision from the device tree, which an
+	# emulated root lacks; its own override names a Pi 5 instead.
+	inside RPI_LGPIO_REVISION=d04170 "$VENV/bin/python" -B - <<'PY'
 import logging
 import spidev, RPi.GPIO, lgpio  # noqa: F401
 from firmware_app.config import load_config
@@ -252,7 +265,7 @@ update_removes() {
 	inside setpriv --reuid owner --regid owner --init-groups \
 		sh -c "echo '\"\"\"Added by the check.\"\"\"' >$CLONE/$module"
 	install_sh
-	[[ -f $ROOT$site/$module ]] || return 1
+	[[ -f $ROOT$site/$module ]]
 	inside setpriv --reuid owner --regid owner --init-groups rm "$CLONE/$module"
 	install_sh
 	[[ ! -e $ROOT$site/$module ]]
@@ -272,17 +285,15 @@ second_run_changes_nothing() {
 	root_files before
 	install_sh
 	root_files after
-	grep -q '^==> nothing changed' "$WORK/last-install.log" &&
-		diff "$WORK/files-before" "$WORK/files-after"
+	grep -q '^==> nothing changed' "$WORK/last-install.log"
+	diff "$WORK/files-before" "$WORK/files-after"
 }
 
 clone_stays_the_owners() {
 	local root_owned
 	root_owned=$(find "$ROOT$CLONE" -user 0)
-	[[ -z $root_owned ]] || {
-		echo "$root_owned"
-		return 1
-	}
+	echo "$root_owned"
+	[[ -z $root_owned ]]
 }
 
 main() {

@@ -1146,6 +1146,21 @@ def test_scoring_a_penalty_point_per_token_held(demo):
     assert (line.penalty, line.total) == (-3, -2)
 
 
+def test_scoring_a_penalty_point_per_token_held_at_the_end_of_a_played_game(demo):
+    from test_golden_advanced import eager_game
+
+    game, s = new_advanced(demo, players=3, seed=9)
+    _, s = eager_game(game, s, 9)
+    assert s.phase == "over"
+    held = [sum(p.tokens) for p in s.players]
+    assert any(held), "a game that leaves tokens in hand"
+    for line, seat_, n in zip(game.score(s).lines, s.players, held, strict=True):
+        shielded = any(game.cards.mission_effects.get(m) == "no_penalty" for m in seat_.missions)
+        assert line.penalty == (0 if shielded else -n)
+        parts = line.figurants + line.penguin_bonus + line.mission + line.bonus + line.penalty
+        assert line.total == parts
+
+
 def test_scoring_lightning_disappearance_cancels_the_penalty(demo):
     line = line_of(demo, missions=("blyskawiczne-znikniecie",), tokens=tokens(black=5))
     assert (line.mission, line.penalty, line.total) == (0, 0, 0)

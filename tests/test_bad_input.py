@@ -55,19 +55,20 @@ REPLAY_EVERY = 10  # lines between two full replays of the journal (a few ms eac
 
 def short_game(table: bool) -> tuple[str, ...]:
     """From the start screen to a short two-player family game on the demo cards."""
-    who_draws = "press down" if table else ""
+    who_draws = ("press down",) if table else ()
     return (
         "press ok",  # New game
         "press ok",  # Penguins of Madagascar: family
         "press ok",  # 2 players
         "press down",
         "press ok",  # short game
-        who_draws,
+        *who_draws,
         "press ok",  # the app draws tokens, or we draw from the bag
-        who_draws,
+        *who_draws,
         "press ok",  # the app shuffles cards, or we shuffle real cards
         "press down",
         "press ok",  # demo deck
+        "press ok 4",  # the seats: no names, the app deals, the app draws, no virtual players
     )
 
 

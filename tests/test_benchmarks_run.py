@@ -52,3 +52,36 @@ def test_startup_compares_the_first_frame_with_a_bare_pillow_import():
 def test_memory_reads_the_peak_of_a_child_that_played():
     result = run("memory.py", "--players", "2", "--steps", "3")
     assert positive(result["peak_rss_mb"])
+
+
+def test_players_prints_a_pairing_and_each_levels_move_times():
+    path = BENCHMARKS / "players.py"
+    done = subprocess.run(
+        [sys.executable, str(path), "--json", "--games", "2", "--variant", "family"]
+        + ["--pairing", "normal-vs-greedy"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    pairing, *levels = [json.loads(line) for line in done.stdout.splitlines()]
+    docstring = path.read_text(encoding="utf-8").split('"""')[1]
+    for result in (pairing, *levels):
+        assert [key for key in result if f"``{key}``" not in docstring] == []
+    assert (pairing["variant"], pairing["pairing"], pairing["games"]) == (
+        "family",
+        "normal-vs-greedy",
+        2,
+    )
+    assert 0 <= pairing["win_rate"] <= 1
+    assert {row["level"] for row in levels} == {"normal", "easy"}
+    for row in levels:
+        assert row["move_ms_p50"] <= row["move_ms_p95"]
+
+
+def test_stats_times_each_statistics_screen_over_a_journal_of_games():
+    result = run("stats.py", "--games", "30", "--runs", "3")
+    assert result["games"] == 30
+    for key in ("open_games_ms", "open_player_ms", "open_wins_ms", "open_max_ms", "index_s"):
+        assert positive(result[key]), key

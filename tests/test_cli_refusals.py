@@ -11,6 +11,7 @@ import os
 import random
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -80,11 +81,16 @@ def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsy
 
     Journal(state / "journal.sqlite").close()
     assert main(["export", "--out", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
-    assert out == (
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
         f"0 finished, 0 abandoned game(s) exported to {tmp_path / 'out'} "
-        f"from {state / 'journal.sqlite'}\n"
+        f"from {state / 'journal.sqlite'}"
     )
+    assert [Path(line).name for line in out[:-1]] == [
+        "results.csv",
+        "results-scorekeeping.json",
+        "statistics.json",
+    ]
 
 
 # ----------------------------------------------------------- selfplay, demo
@@ -125,6 +131,18 @@ def test_score_refuses_two_players_on_the_same_penguin(tmp_path, capsys):
     assert line == (
         f"tableside: {path}: player 2: penguin 'rico' is player 1's already "
         "(each player has a penguin of their own)"
+    )
+
+
+def test_score_names_the_closest_card_to_a_misspelt_one(tmp_path, capsys):
+    position = json.loads(POSITION.read_text())
+    position["players"][0]["figurants"][0] = "king-julain"
+    path = tmp_path / "misspelt.json"
+    path.write_text(json.dumps(position))
+    line = refused(capsys, ["score", str(path)])
+    assert line == (
+        f"tableside: {path}: player 1: figurant 'king-julain' is not in the catalogue "
+        "(did you mean 'king-julian'?)"
     )
 
 
@@ -277,8 +295,8 @@ def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
     assert line.startswith("tableside: buttons.pin_factory: cannot start pin factory")
 
 
-def test_run_where_no_pin_library_loads_prints_no_traceback(tmp_path):
-    """The real daemon: it stops in one line, or (as it may) keeps running with what works."""
+def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tmp_path):
+    """The real daemon runs on with what works; its log names the part and the fix."""
     config = tmp_path / "tableside.toml"
     config.write_text(
         f'[display]\ndriver = "dummy"\n[app]\nstate_dir = "{tmp_path / "state"}"\n'
@@ -287,24 +305,33 @@ def test_run_where_no_pin_library_loads_prints_no_traceback(tmp_path):
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "no-such-pin-library"}
     process = subprocess.Popen(
         [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
-        stdout=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
         env=env,
         cwd=ROOT,
     )
+    lines = []
+    guard = threading.Timer(60, process.kill)  # a daemon that never says ready ends the read
+    guard.start()
     try:
-        status = process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.terminate()  # running with the parts that work: SIGTERM stops it cleanly
-        status = process.wait(timeout=20)
-    err = process.stderr.read()
-    process.stdout.close()
-    process.stderr.close()
-    assert "Traceback" not in err
-    assert status in (0, 1)
-    if status == 1:
-        assert err.splitlines()[-1].startswith("tableside: buttons.pin_factory: ")
+        for line in process.stderr:  # up to the line that says the daemon is running
+            lines.append(line)
+            if "ready:" in line:
+                break
+        process.terminate()  # SIGTERM stops it through its finally blocks
+        lines += process.stderr.readlines()
+        assert process.wait(timeout=30) == 0
+    finally:
+        guard.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+    text = "".join(lines)
+    assert "Traceback" not in text and "ready:" in text, text
+    (missing,) = [line for line in lines if "buttons.pin_factory" in line]
+    assert missing.startswith("ERROR tableside.parts: buttons does not work (")
 
 
 # -------------------------------------------------------------- closed pipes

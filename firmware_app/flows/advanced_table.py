@@ -2,7 +2,7 @@
 the help pages, the score sheet and the end."""
 
 from firmware_app.flows.help import PAGES
-from firmware_app.flows.seats import player_label
+from firmware_app.flows.seats import player_label, seat_label
 from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import SUPPLY_PLACE, counted, penguin_name, returns
 from firmware_app.ui.screens import Item, Menu
@@ -107,8 +107,7 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
 
 
 def _who(t, game, p: int) -> str:
-    names = game.options.names
-    return names[p] if names else t("Player {n}", n=p + 1)
+    return seat_label(t, game.options.names, p)
 
 
 def _card_name(game, card: str) -> str:

@@ -1,11 +1,15 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
+from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
+from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
+from rules.record import VARIANTS
 
 
 class Wizard:
@@ -57,15 +61,47 @@ class Wizard:
         t = self.t
         from firmware_app.flows.teach import own_cards
 
-        items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.begin, needs_mix=True))]
+        items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.seats, needs_mix=True))]
         demo = self.app.catalogue(demo=True)
-        items.append(Item(t("Demo deck (made up)"), lambda: self.begin(demo)))
+        items.append(Item(t("Demo deck (made up)"), lambda: self.seats(demo)))
         return Menu(self.app, t("Cards"), items)
+
+    def seats(self, catalogue) -> None:
+        """The names, the penguins dealt and who starts, each the app's unless told; then begin."""
+        app, t, count = self.app, self.t, self.choices["players"]
+
+        def named(names) -> None:
+            self.choices["names"] = names
+            seats = [seat_label(t, names, i) for i in range(count)]
+            ask_penguins(app, seats, catalogue.penguins, lambda penguins: dealt(penguins, seats))
+
+        def dealt(penguins, seats: list[str]) -> None:
+            self.choices["penguins"] = penguins
+            hint = t("Rulebook: who last visited a zoo starts.")
+            ask_first(app, seats, hint, lambda first: drawn(first, seats))
+
+        def drawn(first: int | None, seats: list[str]) -> None:
+            self.choices["first"] = first
+            ask_virtual(app, seats, lambda virtual: seated(virtual))
+
+        def seated(virtual) -> None:
+            self.choices["virtual"] = virtual
+            self.begin(catalogue)
+
+        ask_names(app, count, named)
 
     def options(self, seed: int) -> Options:
         c = self.choices
         return Options(
-            players=c["players"], short=c["short"], bag=c["bag"], deck=c["deck"], seed=seed
+            players=c["players"],
+            short=c["short"],
+            bag=c["bag"],
+            deck=c["deck"],
+            seed=seed,
+            names=c["names"],
+            penguins=c["penguins"],
+            first=c["first"],
+            virtual=c["virtual"],
         )
 
     def pages(self) -> list[tuple[str, list[str]]]:
@@ -75,6 +111,11 @@ class Wizard:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
+        try:
+            VARIANTS[game](catalogue, options)  # a refused setup says why, and nothing is kept
+        except RulesError as error:
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            return
         app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
         for title, lines in reversed(self.pages()):
@@ -89,11 +130,12 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
     if label:
         pages.append((t("Cards"), [t("Playing with the {deck}.", deck=data_label(t, label))]))
     penguins = [
-        t("Player {n}: {penguin}", n=i + 1, penguin=penguin_name(t, game, p.penguin))
+        t("{who}: {penguin}", who=player_label(app, i), penguin=penguin_name(t, game, p.penguin))
         for i, p in enumerate(s.players)
     ]
     pages.append((t("Penguins"), penguins))
-    pages.append((t("First player"), [t("Player {n} starts: first-player marker.", n=s.first + 1)]))
+    first = t("{who} starts: first-player marker.", who=player_label(app, s.first))
+    pages.append((t("First player"), [first]))
     missions = [game.cards.missions[m].name for m in s.missions]
     pages.append((t("Missions"), [t("Above the board:")] + missions))
     if game.app_deck:
@@ -111,7 +153,7 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
         )
     if game.app_bag:
         hands = [
-            t("Player {n}: {tokens}", n=i + 1, tokens=counted(t, _colours(p.tokens)))
+            t("{who}: {tokens}", who=player_label(app, i), tokens=counted(t, _colours(p.tokens)))
             for i, p in enumerate(s.players)
         ]
         pages.append((t("Tokens"), [t("The app is the bag. Take from the pile:")] + hands))

@@ -7,8 +7,12 @@ app answers with what the table must do: move the pawn to a track space
 take a tile from the draw spaces and refill them.
 """
 
+from dataclasses import replace
+
 from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
+from firmware_app.flows.score_chart import score_chart_screen
+from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.flows.teach_popiel import popiel_rewards, popiel_windows
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
@@ -38,12 +42,13 @@ TABLE_LINES = {
 
 
 def player_label(app, index: int) -> str:
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Mouse {n}", n=index + 1)
+    """The player's name, else their mouse by colour, else "Mouse N"."""
+    names, mice = app.session.game.options.names, app.session.game.options.players
+    return names[index] if names and names[index] else mouse_label(app.t, mice[index], index)
 
 
 class PopielWizard:
-    """Players, board side, windows if unknown, who draws the rewards, which box."""
+    """Players, box, board side, windows if unknown, who draws the rewards, names, mice."""
 
     def __init__(self, app) -> None:
         self.app, self.t = app, app.t
@@ -60,7 +65,11 @@ class PopielWizard:
     def players(self) -> Menu:
         t = self.t
         options = [(t("{n} players", n=n), n) for n in (2, 3, 4, 5)]
-        return self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
+        menu = self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
+        # Where a table looks for a seat the box could play, it learns why there is none.
+        note = t("No virtual players: the rulebook does not print the tower's shape.")
+        menu.items = [replace(item, detail=note) for item in menu.items]
+        return menu
 
     def box(self) -> Menu:
         t = self.t
@@ -108,20 +117,36 @@ class PopielWizard:
 
     def _rewards_chosen(self) -> None:
         if self.choices["rewards"] != "count":
-            self.begin()
+            self.seats()
             return
 
         def counted(box) -> None:
             self.box_data, self.choices["rewards"] = box, "app"
-            self.begin()
+            self.seats()
 
         kinds = [self.t(REWARD_NAMES[kind]) for kind in KINDS]
         popiel_rewards(self.app, kinds, counted)
 
+    def seats(self) -> None:
+        """Each player's name and mouse colour, numbered unless told; then begin."""
+        count, t = self.choices["players"], self.t
+
+        def named(names) -> None:
+            self.choices["names"] = names
+            ask_mice(self.app, [seat_label(t, names, i) for i in range(count)], coloured)
+
+        def coloured(mice) -> None:
+            self.choices["mice"] = mice or tuple(f"mouse-{i + 1}" for i in range(count))
+            self.begin()
+
+        hint = t("Player 1 starts: who last ate yellow cheese.")
+        ask_names(self.app, count, named, hint)
+
     def begin(self) -> None:
         app, c = self.app, self.choices
         options = PopielOptions(
-            players=tuple(f"mouse-{i + 1}" for i in range(c["players"])),
+            players=c["mice"],
+            names=c["names"],
             side=c["side"],
             windows=c.get("windows"),
             rewards=c["rewards"],
@@ -140,7 +165,7 @@ class PopielWizard:
             t("Each player takes a mouse pawn and its marker."),
             t("Each gets one tile; three on the draw spaces."),
             t("King Popiel on the lowest window."),
-            t("Mouse 1 starts, covering the start space."),
+            t("{who} starts, covering the start space.", who=player_label(app, 0)),
         ]
         if self.box_data.demo_label:
             lines.insert(0, f"[{data_label(t, self.box_data.demo_label)}]")
@@ -247,6 +272,8 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
         elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
+        elif kind == "extra_move" and e["refill"]:
+            lines.append(t("Extra move: take a tile from the draw spaces, refill them, place it."))
         elif kind in TABLE_LINES:
             lines.append(t(TABLE_LINES[kind]))
     return lines
@@ -262,6 +289,7 @@ def end_screen(app) -> Menu:
                 t("Scores"), score_lines(app) + [t("Winner: {names}", names=winners)]
             ),
         ),
+        Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
