@@ -49,9 +49,11 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     # journal's SQLite, the pin and serial libraries, the rules and the screens.
     from firmware_app.app import App
     from firmware_app.backups import Backups
+    from firmware_app.flows.stick import StickWatch
     from firmware_app.loop import Loop
     from firmware_app.parts import Problem, build_part, fix_for
     from firmware_app.recovery import close_journal, open_journal
+    from firmware_app.stick import StickPort
     from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
     from hw.buzzer import NoBuzzer, build_buzzer
     from hw.rfid import build_reader
@@ -106,6 +108,7 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
                 notifier=notifier,
                 buzzer=buzzer,
                 backups=backups,
+                stick=StickWatch(app, StickPort()),
                 missing=missing,
             )
             loop.tick(time.monotonic())

@@ -8,9 +8,9 @@ import pytest
 
 from firmware_app import catalogue_files
 from firmware_app.autopilot import Autopilot
-from firmware_app.flows.teach import CardTeacher, CostEntry, LetterEntry
+from firmware_app.flows.teach import CardTeacher, CostEntry
 from firmware_app.headless import Headless
-from firmware_app.ui.screens import Menu, Notice, NumberEntry
+from firmware_app.ui.screens import LetterEntry, Menu, Notice, NumberEntry
 from rules.catalogue import Catalogue, merge
 from rules.catalogue.teaching import refusal, unnamed_cards
 from rules.colours import COLOURS
@@ -25,10 +25,6 @@ OWN_CARDS = ["press ok"] * 7
 OWN_ADVANCED = ["press ok", "press down 2", "press ok"] + ["press ok"] * 6
 
 
-# After the cards: no names, the app deals, the app draws who starts, no virtual seats.
-SEATS = 4
-
-
 def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) -> Headless:
     owner = tmp_path / "owner.toml"
     sim = Headless(tmp_path / folder, language=language, seed=seed, owner_catalogue=owner)
@@ -38,12 +34,10 @@ def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) 
 
 
 def answer_mix(sim) -> None:
-    """OK on each colour (the suggested counts add up to 104), then through the seats."""
-    asked = isinstance(sim.app.top, NumberEntry)
-    while isinstance(sim.app.top, NumberEntry) and sim.app.session is None:
+    """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
+    while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
         sim.press("ok")
-    if asked or sim.app.session is None:
-        sim.press("ok", SEATS)
+    sim.press("ok", 3)  # no names, the app deals, the app draws
 
 
 def teachers_asked(sim) -> list[str]:

@@ -65,7 +65,9 @@ KEY_FOR = {
     "black": "k",
 }
 # From the start screen to the first turn of a 2-player game on the demo deck.
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 3 + ["\n"] * 7  # seats: 3 OKs
+# The demo deck, then the seats (names, penguins, first player, virtual players), the
+# six setup pages.
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 6
 
 
 # ------------------------------------------------------------------- keys

@@ -1,5 +1,7 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
+import logging
+
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
 from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
@@ -9,7 +11,8 @@ from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
-from rules.record import VARIANTS
+
+LOG = logging.getLogger("tableside.setup")
 
 
 class Wizard:
@@ -112,11 +115,11 @@ class Wizard:
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
         try:
-            VARIANTS[game](catalogue, options)  # a refused setup says why, and nothing is kept
+            app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         except RulesError as error:
+            LOG.info("setup refused: %s", error.text("en"))
             app.notice(self.t("Not allowed"), [app.t.refusal(error)])
             return
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
         for title, lines in reversed(self.pages()):
             app.notice(title, lines)
