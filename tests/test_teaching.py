@@ -34,10 +34,13 @@ def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) 
 
 
 def answer_mix(sim) -> None:
-    """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
-    while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
+    """OK on each colour (the suggested counts add up to 104), then the seats' defaults:
+    no names, the app deals, the app draws who starts, everyone plays at the table."""
+    asked = isinstance(sim.app.top, NumberEntry)
+    while isinstance(sim.app.top, NumberEntry) and sim.app.session is None:
         sim.press("ok")
-    sim.press("ok", 3)  # no names, the app deals, the app draws
+    if asked or sim.app.session is None:
+        sim.press("ok", 4)
 
 
 def teachers_asked(sim) -> list[str]:
