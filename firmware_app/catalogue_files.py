@@ -21,7 +21,9 @@ from typing import IO, Any, NamedTuple
 from firmware_app.files import write_atomically
 from rules.catalogue import (
     GAME,
+    OWNER_LABEL,
     SECTIONS,
+    SIDE_FIELDS,
     Catalogue,
     CatalogueError,
     Problem,
@@ -30,7 +32,7 @@ from rules.catalogue import (
     misspelt_ids,
     problems,
 )
-from rules.catalogue.teaching import unnamed_cards, without_unnamed
+from rules.catalogue.teaching import demo_without, unnamed_cards
 
 DATA = resources.files("rules") / "data"
 PRINTED_FILE = DATA / "pingwiny.toml"
@@ -119,11 +121,11 @@ def _combine(files: list[_File]) -> Catalogue:
 def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     """The printed catalogue, then the demo overlay if asked, then each owner's file."""
     files = [_read(PRINTED_FILE, "printed")]
-    if demo:
-        files.append(_read(DEMO_FILE, "demo"))
     owners = [_read(path, "owner") for path in paths]
-    if demo:  # the demo deck numbers the unnamed cards itself ("Demo figurant 30")
-        owners = [file._replace(raw=without_unnamed(file.raw)) for file in owners]
+    if demo:  # an owner's "Figurant 30" takes the place of the demo's "Demo figurant 30"
+        demo_file = _read(DEMO_FILE, "demo")
+        taught = [file.raw for file in owners]
+        files.append(demo_file._replace(raw=demo_without(demo_file.raw, taught)))
     return _combine(files + owners)
 
 
@@ -157,12 +159,85 @@ def check_command(paths: list[str], out: IO[str]) -> int:
         for problem in found:
             print(problem, file=out)
         return 1
+    popiel = load_popiel(False, popiel_owner_file(paths[0]) if paths else None)
     print("ok", file=out)
-    unknown = catalogue.unknown_fields()
-    print("still unknown:" if unknown else "nothing unknown", file=out)
+    unknown = unknown_in_words(catalogue) + popiel_unknown_in_words(popiel)
+    print(
+        "still unknown (the panel asks for each when a game needs it):"
+        if unknown
+        else "nothing unknown",
+        file=out,
+    )
     for line in unknown:
         print(f"  {line}", file=out)
     return 0
+
+
+# How ``tableside catalogue check`` names a field, and when the panel asks for it.
+FIELD_WORDS = {
+    "cost": "cost",
+    "points": "points",
+    "type": "type",
+    "officer_x": "Officer X range",
+    "text": "card text",
+    "effect": "what it does",
+    "scoring": "steps",
+    "action_text": "action",
+}
+WHEN = {
+    "figurant": "asked when it is laid face up (points and type: at once or at the score sheet)",
+    "mission": "asked when it is laid out",
+    "penguin": "asked before its player's first advanced turn",
+}
+
+
+def unknown_in_words(catalogue: Catalogue) -> list[str]:
+    """What the printed cards and the owner's files leave unknown, in a family's words."""
+    lines = []
+    if None in catalogue.tokens:
+        lines.append("tokens: how many of each colour (104 in all) — asked at the first setup")
+    for section, cards in (
+        ("penguin", catalogue.penguins),
+        ("figurant", catalogue.figurants),
+        ("mission", catalogue.missions),
+    ):
+        for card in cards:
+            sides = []
+            for side, fields in SIDE_FIELDS[section].items():
+                values = card if section == "penguin" else getattr(card, side)
+                if values is None:
+                    continue
+                missing = [FIELD_WORDS[f] for f in fields if getattr(values, f) is None]
+                if missing:
+                    sides.append(f"{side} {', '.join(missing)}")
+            if sides:
+                lines.append(f"{card.name} ({section}): {'; '.join(sides)} — {WHEN[section]}")
+    for section, count, word in (
+        ("figurants", catalogue.figurant_count, "Figurant"),
+        ("missions", catalogue.mission_count, "Mission"),
+    ):
+        named = len(catalogue.figurants if section == "figurants" else catalogue.missions)
+        if named < count:
+            lines.append(
+                f"{count - named} of {count} {section} not named: played as "
+                f'"{word} {named + 1}" … "{word} {count}" — a name may be given when first seen'
+            )
+    return lines
+
+
+def popiel_unknown_in_words(box) -> list[str]:
+    """What Król Popiel's box leaves unknown, and when the panel asks."""
+    lines = [
+        f"Król Popiel: windows on board side {side} — asked at the first setup on that side"
+        for side, windows in box.windows.items()
+        if windows is None
+    ]
+    if box.rewards is None:
+        lines.append(
+            "Król Popiel: the reward tokens' mix (8 in all) — asked at the first setup"
+            " (or the table names each token drawn)"
+        )
+    return lines
 
 
 def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "figurant") -> None:
@@ -240,12 +315,39 @@ def _literal(value: Any) -> str:
     raise TypeError(f"cannot write {type(value).__name__} in a card file")
 
 
-def load_popiel(demo: bool):
-    """Król Popiel's box: the printed facts, completed by the demo box if asked."""
+def load_popiel(demo: bool, owner: PathLike | None = None):
+    """Król Popiel's box: the printed facts, what the owner taught (``owner``, if the
+    file exists), then the demo box if asked."""
     from rules.popiel.components import build_components
 
     printed = tomllib.loads((DATA / "krol-popiel.toml").read_text(encoding="utf-8"))
+    if owner is not None and Path(owner).exists():
+        taught = load_raw(owner)
+        for table in ("rewards", "windows"):
+            printed[table] |= taught.get(table, {})
+            printed["sources"] |= {f"{table}.{key}": OWNER_LABEL for key in taught.get(table, {})}
     overlay = None
     if demo:
         overlay = tomllib.loads((DATA / "krol-popiel-demo.toml").read_text(encoding="utf-8"))
     return build_components(printed, overlay)
+
+
+def popiel_owner_file(owner_catalogue: PathLike | None) -> Path | None:
+    """Where an owner's Król Popiel values live: beside their Pingwiny file."""
+    if owner_catalogue is None:
+        return None
+    path = Path(owner_catalogue)
+    return path.with_name(f"{path.stem}-krol-popiel.toml")
+
+
+def save_popiel_owner(path: PathLike, table: str, values: dict[str, int]) -> None:
+    """Teach the owner's Król Popiel file windows or the reward mix, atomically."""
+    target = Path(path)
+    raw = load_raw(target) if target.exists() else {"meta": {"game": "popiel", "kind": "owner"}}
+    raw.setdefault(table, {}).update(values)
+    lines = []
+    for name, content in raw.items():
+        lines.append(f"[{name}]")
+        lines += [f"{_key(key)} = {_literal(value)}" for key, value in content.items()]
+        lines.append("")
+    write_atomically(target, "\n".join(lines).encode("utf-8"))

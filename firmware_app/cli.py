@@ -138,10 +138,12 @@ def cmd_score(args: argparse.Namespace) -> int:
         sheet, names = score_position(catalogue, position)
     except PositionError as error:
         raise CommandError(f"{args.position}: {error}") from None
-    if args.json:
-        _print_json({"score": sheet.to_json(), "names": names})
+    label = catalogue.label if catalogue.is_demo else None
+    if args.json:  # the cards it was scored with, as every screen names them
+        _print_json(
+            {"score": sheet.to_json(), "names": names, "catalogue": label or catalogue.label}
+        )
     else:
-        label = catalogue.label if catalogue.is_demo else None
         print(sheet_text(sheet, names, label, variant=position.get("variant", "family")))
     return 0
 
@@ -227,7 +229,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if not folder.is_dir():  # said before a whole game is played
         raise CommandError(f"{args.gif}: cannot write: no folder {folder}")
     try:
-        frames = write_demo_gif(Path(args.gif), players=args.players, seed=args.seed)
+        frames = write_demo_gif(
+            Path(args.gif), players=args.players, seed=args.seed, printed=args.printed
+        )
     except OSError as error:
         raise CommandError(f"{args.gif}: cannot write: {error.strerror}") from None
     print(f"{args.gif}: {frames} frames")
@@ -308,6 +312,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--gif", required=True)
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument(
+        "--printed",
+        action="store_true",
+        help="the printed box from an empty owner's file: the autopilot makes up every value "
+        "the panel asks for",
+    )
     p.set_defaults(run=cmd_demo)
 
     from firmware_app.results_cli import add_arguments

@@ -7,7 +7,9 @@ step it tells the table), keeps every frame the fake panel received, and
 writes them as an animated GIF with Pillow alone (luma.emulator's GIF device
 needs pygame). Each frame is the panel scaled up with sharp pixels, lit
 pixels on a dark panel, in a bezel, with a caption bar that says the cards
-are the made-up demo deck.
+are the made-up demo deck. With ``--printed`` the game is a family's first on
+the printed box: every teaching screen shows, and the caption says the values
+the autopilot entered are made up.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:
@@ -39,6 +41,7 @@ from rules.pingwiny.options import Options
 
 DEMO_LEVEL = "normal"  # the box plays every seat, as a family would see a sensible game
 SCALE = 3  # panel pixels to GIF pixels
+PRINTED_LABEL = "printed box, values made up"  # the caption when the autopilot taught it
 BEZEL = 16  # GIF pixels of frame around the panel
 CAPTION_SCALE = 2
 MAX_FRAMES = 300  # about four minutes
@@ -67,13 +70,13 @@ class Shot:
     over: bool
 
 
-def write_demo_gif(path: Path, players: int = 3, seed: int = 1) -> int:
+def write_demo_gif(path: Path, players: int = 3, seed: int = 1, printed: bool = False) -> int:
     """Play a demo game with ``players`` seats and write it to ``path``; returns the frame count.
 
     ``seed`` drives both the app's shuffles and the autopilot's choices, so a
     seed always gives the same GIF.
     """
-    shots, label = play_demo(players, seed)
+    shots, label = play_demo(players, seed, printed)
     kept = select(shots)
     caption = caption_mask(label)
     pictures = [picture(shot.image, caption) for shot in kept]
@@ -90,25 +93,28 @@ def write_demo_gif(path: Path, players: int = 3, seed: int = 1) -> int:
     return len(pictures)
 
 
-def play_demo(players: int, seed: int) -> tuple[list[Shot], str]:
+def play_demo(players: int, seed: int, printed: bool = False) -> tuple[list[Shot], str]:
     """A whole game through the UI, the score sheet, the scores by round; every frame sent,
     and the deck label.
 
-    The game's journal lives in a temporary folder, removed afterwards. A
+    ``printed``: the printed box from an empty owner's file, as a family's first game,
+    the autopilot making up each value the panel asks for (so labelled). The game's
+    journal and that file live in a temporary folder, removed afterwards. A
     number of players the game does not take is refused (``SetupError``)
     before anything is played, rather than left to the setup menu's nearest item.
     """
     Options(players=players)
     with tempfile.TemporaryDirectory(prefix="tableside-demo-") as folder:
-        sim = Headless(Path(folder), seed=seed)
+        owner = Path(folder) / "owner.toml" if printed else None
+        sim = Headless(Path(folder) / "state", seed=seed, owner_catalogue=owner)
         shots = _record(sim)
         try:
-            for line in new_game_script(players, virtual=DEMO_LEVEL):
+            for line in new_game_script(players, demo=not printed, virtual=DEMO_LEVEL):
                 sim.command(line)
             Autopilot(sim, seed).play()
             _read_score_sheet(sim)
             _show_score_chart(sim)
-            label = sim.app.session.game.cards.demo_label
+            label = PRINTED_LABEL if printed else sim.app.session.game.cards.demo_label
         finally:
             sim.close()
     return shots, label

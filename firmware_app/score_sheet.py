@@ -71,6 +71,15 @@ def demo_label(game) -> str | None:
     return box.demo_label
 
 
+def demo_lines(t, game) -> list[str]:
+    """The made-up-data label as a screen's first line, for every screen that shows a value
+    from the demo data (counts, the grey tokens, the tower); nothing for real data."""
+    from firmware_app.i18n import data_label
+
+    label = demo_label(game)
+    return [f"[{data_label(t, label)}]"] if label else []
+
+
 def game_text(game, state) -> str:
     """The score sheet of any game's state, final or so far."""
     names = player_names(game.options.names, game.n)

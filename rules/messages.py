@@ -147,6 +147,10 @@ MESSAGES = {
         "en": "The cost of card '{card}' is not known yet: teach it first.",
         "pl": "Koszt karty „{card}” nie jest jeszcze znany: najpierw go podaj.",
     },
+    "illegal.mission_unknown": {
+        "en": "Mission '{mission}' is not known yet: teach it first.",
+        "pl": "Misja „{mission}” nie jest jeszcze znana: najpierw ją podaj.",
+    },
     "illegal.values_unknown": {
         "en": "The score needs values not known yet: {cards}.",
         "pl": "Do wyniku brakuje jeszcze wartości kart: {cards}.",

@@ -197,29 +197,35 @@ def test_session_resume_reads_the_journal(tmp_path):
         assert Session.resume(journal) is None
 
 
-def test_a_partly_known_card_is_taught_once_and_remembered(tmp_path):
+def test_a_value_is_changed_from_the_settings_and_a_printed_one_only_after_asking(tmp_path):
     owner = tmp_path / "owner.toml"
     sim = Headless(tmp_path / "state", language="en", seed=8, owner_catalogue=owner)
     try:
         sim.press("down")  # Settings
         sim.press("ok")
         labels = [item.label for item in sim.app.top.items]
-        sim.press("down", labels.index("Teach a card"))
+        sim.press("down", labels.index("Our cards"))
         sim.press("ok")
-        assert sim.screen.startswith("[Teach a card]")
-        card = sim.app.top.items[0].label
+        names = [item.label for item in sim.app.top.items]
+        sim.press("down", names.index("Becky"))
         sim.press("ok")
-        for colour in ("red", "red", "blue"):
-            sim.press(colour)
-        sim.press("up")  # the colour menu's last entry: done
+        fields = [item.label for item in sim.app.top.items]
+        assert fields[0] == "Family Cost: 4× yellow, white (printed)"
+        assert fields[1] == "Family Points: ? (not known yet)"
+        sim.press("ok")  # the printed cost: asked first
+        assert sim.screen.startswith("[Printed on the card]")
+        sim.press("ok")  # keep it
+        assert not owner.exists()
+        sim.press("down")
+        sim.press("ok")  # points
+        sim.press("up", 3)
         sim.press("ok")
-        sim.press("up", 3)  # points: 1 + 3
+        assert "Becky: saved in the owner's file." in " ".join(sim.screen.split())
+        assert "a game being played keeps its value" in " ".join(sim.screen.split())
+        taught = next(f for f in sim.app.catalogue(demo=False).figurants if f.name == "Becky")
+        assert taught.family.points == 4
+        assert taught.family.cost == (0, 0, 0, 4, 0, 1, 0)
         sim.press("ok")
-        sim.press("down", 2)  # type: mammal
-        sim.press("ok")
-        assert f"{card} is remembered." in " ".join(sim.screen.split())
-        taught = next(f for f in sim.app.catalogue(demo=False).figurants if f.name == card)
-        assert taught.family.cost == (2, 1, 0, 0, 0, 0, 0)
-        assert (taught.family.points, taught.family.type) == (4, "mammal")
+        assert "Family Points: 4 (ours)" in [item.label for item in sim.app.top.items]
     finally:
         sim.close()

@@ -94,15 +94,11 @@ TOUR = (
     "choose Settings",
     "choose Language: {value}",
     "choose English",
-    "choose Teach a card",
-    "press ok",  # the first card the box does not know
-    "press red 2",  # its cost
-    "press up",  # the cursor wraps to "done"
-    "press ok",
-    "press up",  # 2 points
-    "press ok",
-    "press ok",  # the first type
-    "press ok",  # remembered
+    "choose Our cards",
+    "press ok",  # the first card: Kowalski
+    "press ok",  # his printed action: change it?
+    "press ok",  # keep it
+    "press back",
     "press back",
     "tag 0A1B2C3D",  # never seen: which card is it?
     "press ok",
@@ -135,7 +131,7 @@ LABELS = (
     "English",
     "Polski",
     "Sleep after: {value}",
-    "Teach a card",
+    "Our cards",
     "Score sheet",
     "Undo the last action",
     "Finish: new game",
@@ -157,7 +153,8 @@ TITLES = (
     "Language",
     "Help",
     "Correct the table",
-    "Teach a card",
+    "Our cards",
+    "Printed on the card",
     "New tag: which card?",
     "Tag",
     "Card",

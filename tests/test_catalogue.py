@@ -515,16 +515,19 @@ def test_check_says_ok_then_what_is_still_unknown(in_tmp: Path) -> None:
     out = io.StringIO()
     assert check_command([], out) == 0
     lines = out.getvalue().splitlines()
-    assert lines[:2] == ["ok", "still unknown:"]
-    assert "  figurant 'becky': family.points" in lines
-    assert lines[-1] == "  3 of 10 missions not named"
+    assert lines[:2] == ["ok", "still unknown (the panel asks for each when a game needs it):"]
+    becky = [line for line in lines if line.startswith("  Becky (figurant): family points, type;")]
+    assert becky and becky[0].endswith(
+        "asked when it is laid face up (points and type: at once or at the score sheet)"
+    )
+    assert '  3 of 10 missions not named: played as "Mission 8" … "Mission 10"' in lines[-4]
+    assert lines[-1].startswith("  Król Popiel: the reward tokens' mix (8 in all)")
 
     save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4, "type": "enemy"}})
     out = io.StringIO()
     assert check_command(["owner.toml"], out) == 0
     taught = out.getvalue().splitlines()
-    assert "  figurant 'becky': family.points" not in taught
-    assert len(taught) == len(lines) - 2
+    assert [line for line in taught if line.startswith("  Becky (figurant): advanced cost")]
 
 
 def test_load_raw_names_the_file_and_line(tmp_path: Path) -> None:

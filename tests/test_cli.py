@@ -64,6 +64,7 @@ def test_score_a_hand_written_end_position(capsys):
     result = json.loads(capsys.readouterr().out)
     iza = result["score"]["players"][0]
     assert iza["total"] == 15 and result["names"][0] == "Iza"
+    assert result["catalogue"] == "demo deck — not the printed cards"  # the position says demo
     assert main(["score", str(POSITION)]) == 0
     assert "Winner: Iza wins on points" in capsys.readouterr().out
 
@@ -83,7 +84,7 @@ def test_catalogue_check_passes_on_the_shipped_data_and_lists_unknowns(capsys):
     assert main(["catalogue", "check"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("ok\n")
-    assert "figurant 'hans': family.cost" in out
+    assert "Hans (figurant): family cost, points, type;" in out
 
 
 def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):

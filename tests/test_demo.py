@@ -190,3 +190,21 @@ def test_frames_brought_together_equal_are_shown_once():
     shots = shots_of([screen] * 3) + shots_of([notice()], first=3)
     shots[2] = demo.Shot(shots[0].image, screen, None, False)  # the cursor came back
     assert demo.select(shots) == [shots[0], shots[3]]
+
+
+def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_path):
+    """``--printed``: a family's first game on the printed box; the autopilot's answers
+    are made up, and the caption and the GIF's comment say so."""
+    from firmware_app.flows.teach import CostEntry
+
+    shots, label = demo.play_demo(2, 1, printed=True)
+    assert label == demo.PRINTED_LABEL == "printed box, values made up"
+    kept = demo.select(shots)
+    assert any(isinstance(shot.screen, CostEntry) for shot in kept)
+    assert shots[-1].over
+    path = tmp_path / "printed.gif"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--printed", "--gif", str(path), "--players", "2"]) == 0
+    with Image.open(path) as im:
+        assert im.info["comment"].decode() == demo.PRINTED_LABEL

@@ -226,8 +226,11 @@ def test_back_to_an_earlier_seat_deals_again_without_a_stale_penguin(sim):
 
 
 def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
-    """The printed box does not yet know the penguins' advanced actions."""
-    sim = Headless(tmp_path / "state", language="en", owner_catalogue=tmp_path / "owner.toml")
+    """An owner's file that unsays a penguin's colour: the engine cannot deal it. (Card
+    values it does not know are asked during play, so they refuse no setup.)"""
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[penguin]]\nid = "rico"\ncolour = "unknown"\n', encoding="utf-8")
+    sim = Headless(tmp_path / "state", language="en", owner_catalogue=owner)
     try:
         sim.press("ok")  # New game
         sim.press("down", 2)

@@ -1,5 +1,6 @@
 """Playing the printed box: the panel asks each unknown value when the game first needs it."""
 
+import io
 import os
 import tomllib
 
@@ -20,21 +21,26 @@ from rules.record import replay
 
 # From the start screen: New game, family, 2 players, normal, app bag, app deck, our own cards.
 OWN_CARDS = ["press ok"] * 7
+# The same for the advanced variant, with the app's die.
+OWN_ADVANCED = ["press ok", "press down 2", "press ok"] + ["press ok"] * 6
 
 
-def own_game(tmp_path, language="en", seed=1, folder="state") -> Headless:
-    sim = Headless(tmp_path / folder, language=language, owner_catalogue=tmp_path / "owner.toml")
-    sim.seed = seed
-    for line in OWN_CARDS:
+def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) -> Headless:
+    owner = tmp_path / "owner.toml"
+    sim = Headless(tmp_path / folder, language=language, seed=seed, owner_catalogue=owner)
+    for line in script:
         sim.command(line)
     return sim
 
 
 def answer_mix(sim) -> None:
-    """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
-    while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
+    """OK on each colour (the suggested counts add up to 104), then the seats' defaults:
+    no names, the app deals, the app draws who starts, everyone plays at the table."""
+    asked = isinstance(sim.app.top, NumberEntry)
+    while isinstance(sim.app.top, NumberEntry) and sim.app.session is None:
         sim.press("ok")
-    sim.press("ok", 4)  # no names, the app deals, the app draws, everyone plays
+    if asked or sim.app.session is None:
+        sim.press("ok", 4)
 
 
 def teachers_asked(sim) -> list[str]:
@@ -62,6 +68,30 @@ def test_a_whole_family_game_on_the_printed_box_from_an_empty_owners_file(tmp_pa
     assert sum(owner["tokens"].values()) == 104
     assert session.game.score(session.state).winners
     sim.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file(tmp_path, language):
+    sim = own_game(tmp_path, language, script=OWN_ADVANCED)
+    teachers_asked(sim)
+    session = sim.app.session
+    assert session.over
+    assert replay(sim.journal.record(session.game_id)).final == session.state
+    owner = tomllib.loads((tmp_path / "owner.toml").read_text(encoding="utf-8"))
+    taught = [c for c in owner["figurant"] if "advanced" in c]
+    assert len([c for c in taught if "officer_x" in c["advanced"]]) >= len(taught) - 1
+    assert [c for c in taught if "effect" in c["advanced"] and "text" in c["advanced"]]
+    assert [m for m in owner["mission"] if "scoring" in m.get("advanced", {})]
+    assert session.game.score(session.state).winners
+    sim.close()
+    second = own_game(tmp_path, seed=2, folder="again", script=OWN_ADVANCED)
+    known = {c["id"] for c in taught}
+    pilot = Autopilot(second, 2)
+    while pilot.step():
+        top = second.app.top
+        if isinstance(top, CostEntry):
+            assert top.title not in {second.app.session.game.cards.figurants[c].name for c in known}
+    second.close()
 
 
 def test_a_second_game_asks_nothing_already_taught(tmp_path):
@@ -211,3 +241,158 @@ def test_the_owners_file_survives_a_power_cut_in_the_middle_of_teaching(tmp_path
         catalogue_files.save_owner_card(path, {"id": "hans", "family": {"points": 2}})
     assert path.read_bytes() == before
     assert [p.name for p in tmp_path.iterdir()] == ["owner.toml"]  # no half file left
+
+
+POPIEL = ["press ok", "press down 1", "press ok", "press ok", "press ok", "press ok"]
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_krol_popiel_asks_its_windows_and_reward_mix_once(tmp_path, language):
+    owner = tmp_path / "owner.toml"
+    for game in ("one", "two"):
+        sim = Headless(tmp_path / game, language=language, owner_catalogue=owner)
+        for line in POPIEL:
+            sim.command(line)
+        asked = []
+        while sim.app.session is None:
+            title = sim.screen.splitlines()[0]
+            if title in (f"[{sim.app.t('Windows')}]", f"[{sim.app.t('Reward tokens')}]"):
+                asked.append(title)
+            sim.press("ok")
+        pilot = Autopilot(sim, 1)
+        while pilot.step():
+            pass
+        session = sim.app.session
+        assert session.over
+        assert replay(sim.journal.record(session.game_id)).final == session.state
+        assert session.game.options.rewards == "app"
+        if game == "one":
+            assert len(asked) == 6  # windows, "count them now", the four kinds
+        else:
+            assert len(asked) == 1  # only who draws the rewards
+        sim.close()
+    taught = tomllib.loads((tmp_path / "owner-krol-popiel.toml").read_text(encoding="utf-8"))
+    assert taught["windows"] == {"A": 6} and sum(taught["rewards"].values()) == 8
+
+
+def test_a_reward_mix_that_does_not_add_up_is_refused(tmp_path):
+    sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    for line in POPIEL:
+        sim.command(line)
+    sim.press("ok")  # six windows
+    sim.press("ok")  # count them now
+    sim.press("ok", 3)  # two of each of the first three kinds
+    sim.press("up")  # and three doubles: nine in all
+    sim.press("ok")
+    assert "add up to 9" in " ".join(sim.screen.split())
+    assert "rewards" not in (tmp_path / "owner-krol-popiel.toml").read_text()
+    sim.press("ok")
+    assert "Count them now" in sim.screen  # back to the choice, to count again
+    sim.close()
+
+
+def test_check_lists_no_unknown_for_the_shipped_data_and_a_fully_taught_owners_file(tmp_path):
+    """Every value the demo makes up, taught as an owner would (its numbered cards as the
+    box's own), and Król Popiel's tower and rewards: nothing is left to ask."""
+    demo = tomllib.loads((catalogue_files.DEMO_FILE).read_text(encoding="utf-8"))
+    del demo["meta"]
+    for section in ("figurant", "mission"):
+        for card in demo[section]:
+            if card["id"].startswith("demo-"):
+                number = card["id"].removeprefix("demo-")
+                card["id"], card["name"] = f"{section}-{number}", f"Ours {number}"
+    renamed = {f"demo-{n}": f"figurant-{n}" for n in range(30, 43)}
+    for card in demo["figurant"]:
+        effect = card.get("advanced", {}).get("effect")
+        if isinstance(effect, dict) and "card" in effect:
+            effect["card"] = renamed.get(effect["card"], effect["card"])
+        if isinstance(effect, dict) and "cards" in effect:
+            effect["cards"] = [renamed.get(c, c) for c in effect["cards"]]
+    owner = tmp_path / "owner.toml"
+    catalogue_files.save_owner(owner, demo)
+    popiel = catalogue_files.popiel_owner_file(owner)
+    catalogue_files.save_popiel_owner(popiel, "windows", {"A": 6, "B": 7})
+    catalogue_files.save_popiel_owner(
+        popiel, "rewards", {"plus2": 3, "plus3": 2, "extra": 2, "double": 1}
+    )
+    out = io.StringIO()
+    assert catalogue_files.check_command([str(owner)], out) == 0
+    assert out.getvalue().splitlines() == ["ok", "nothing unknown"]
+
+
+def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
+    """4 tokens, Officer X 1–3, "draw 2 random tokens", 2 points, "enemy": the figures
+    quoted in docs/catalogue.md, counted press by press."""
+    sim = own_game(tmp_path, script=OWN_ADVANCED)
+    teach_first_card(sim)
+    title = sim.app.top.title
+    pressed = []
+    press = sim.press
+
+    def counting(name, times=1):
+        pressed.extend([name] * times)
+        press(name, times)
+
+    sim.press = counting
+    for colour in ("red", "red", "blue", "white"):
+        sim.press(colour)
+    sim.press("ok")  # cost done
+    sim.press("ok")  # Officer X from 1
+    sim.press("up", 2)  # … up to 3
+    sim.press("ok")
+    sim.press("down")  # draw random tokens
+    sim.press("ok")
+    sim.press("up")  # 2 of them
+    sim.press("ok")
+    sim.press("up")  # 2 points
+    sim.press("ok")
+    sim.press("down", 3)  # enemy
+    sim.press("ok")
+    assert len(pressed) == 19
+    card = next(f for f in sim.app.session.game.cards.figurants.values() if f.name == title)
+    assert (sum(card.cost), card.officer_x, card.points, card.type) == (4, (1, 3), 2, "enemy")
+    assert (card.effect.do, card.effect.param("count")) == ("draw", 2)
+    box = catalogue_files.load_for_play([tmp_path / "owner.toml"])
+    taught = next(f for f in box.figurants if f.name == title)
+    assert taught.advanced.text == "Draw 2 random tokens"
+    sim.close()
+
+
+def test_a_value_saved_just_before_a_power_cut_is_filled_in_on_resume(tmp_path):
+    """The owner's file is written first, then the game's record: a cut between the two
+    leaves the value in the file only, and the resumed game takes it without asking."""
+    sim = own_game(tmp_path)
+    teach_first_card(sim)
+    name = sim.app.top.title
+    game = sim.app.session.game
+    card = next(f for f in game.cards.figurants.values() if f.name == name)
+    saved = {"id": card.id, "family": {"cost": {"red": 2}, "points": 1, "type": "bird"}}
+    if card.id.startswith("figurant-"):
+        saved["name"] = name
+    catalogue_files.save_owner_card(tmp_path / "owner.toml", saved)
+    sim.close()  # the power goes
+    again = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    again.press("ok")  # resume
+    session = again.app.session
+    assert session.game.cards.figurants[card.id].cost == (2, 0, 0, 0, 0, 0, 0)
+    header = again.journal.record(session.game_id)["catalogue"]
+    assert next(f for f in header["figurant"] if f["id"] == card.id)["family"]["type"] == "bird"
+    assert not (isinstance(again.app.top, CostEntry) and again.app.top.title == name)
+    again.close()
+
+
+def test_a_second_unknown_tag_replaces_the_first_and_no_empty_menu_opens(tmp_path):
+    from firmware_app.flows.cards import TagMenu
+
+    sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    sim.tag("0A0A0A0A")
+    sim.tag("0B0B0B0B")
+    assert [type(s) for s in sim.app.stack].count(TagMenu) == 1
+    menu = sim.app.top
+    box = catalogue_files.load_for_play([])
+    every = [f.id for f in box.figurants] + [m.id for m in box.missions]
+    sim.app.set_setting("tags", {f"{n:08X}": card for n, card in enumerate(every)})
+    sim.tag("0C0C0C0C")
+    assert menu not in sim.app.stack
+    assert "Every card already has a tag" in " ".join(sim.screen.split())
+    sim.close()

@@ -6,6 +6,7 @@ from firmware_app.flows.advanced_table import colours_of
 from firmware_app.flows.family_setup import Wizard
 from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
+from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Menu
 from rules.pingwiny.options import Options
@@ -84,6 +85,7 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
         (
             t("Grey tokens"),
             [
+                *demo_lines(t, game),
                 t("{n} grey tokens beside the board.", n=s.grey),
                 t("Officer X markers beside the board."),
             ],

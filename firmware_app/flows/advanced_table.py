@@ -3,6 +3,7 @@ the help pages, the score sheet and the end."""
 
 from firmware_app.flows.help import PAGES
 from firmware_app.flows.seats import player_label, seat_label
+from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import SUPPLY_PLACE, counted, penguin_name, returns
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
@@ -35,7 +36,7 @@ LAST_ROUND = {
 def status_lines(app) -> list[str]:
     """Who holds what and stands where, the board as text, the bag and decks."""
     t, game, s = app.t, app.session.game, app.session.state
-    lines = []
+    lines = demo_lines(t, game)
     for i, p in enumerate(s.players):
         lines.append(f"{player_label(app, i)}: {penguin_name(t, game, p.penguin)}")
         lines.append("  " + (counted(t, colours_of(p.tokens)) or "—"))

@@ -1,22 +1,22 @@
-"""Teaching the box its deck: linking tags to cards, completing unknown cards.
+"""The box's cards in the settings: linking tags to cards, seeing and changing values.
 
-The rulebook does not print every card's values, so the owner enters a card
-once (cost with the colour buttons, points, type) and it is remembered in
-the owner's catalogue file, merged over the shipped data from then on.
+Values are taught during play (``flows.teach``), the first time a game needs
+them; here the table sees every card's values, whose they are (printed,
+ours, not known yet), and changes one. A printed value is changed only after
+the table says so, and a game being played keeps the values it started with,
+since its record holds its own catalogue.
 """
 
-from collections import Counter
-
 from firmware_app import catalogue_files
-from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry
-from rules.catalogue import CatalogueError
-from rules.colours import TYPES
+from firmware_app.table_text import counted
+from firmware_app.ui.screens import Item, Menu
+from rules.colours import COLOURS, TYPES
 
 
 def enrol_tag(app, uid: str) -> None:
     """An unknown tag: ask which card it is stuck on, and remember."""
     t = app.t
-    catalogue = app.catalogue(demo=False)
+    catalogue = catalogue_files.load_for_play([app.owner_catalogue] if _has_owner(app) else [])
     known = set(app.tags().values())
     cards = [(f.name, f.id) for f in catalogue.figurants if f.id not in known]
     cards += [(m.name, m.id) for m in catalogue.missions if m.id not in known]
@@ -28,54 +28,137 @@ def enrol_tag(app, uid: str) -> None:
         app.pop()
         app.notice(t("Tag"), [t("Tag {uid} is now {card}.", uid=uid, card=name)])
 
+    for screen in [screen for screen in app.stack if isinstance(screen, TagMenu)]:
+        app.pop(screen)  # one new tag at a time: the latest replaces an earlier one
+    if not cards:
+        app.notice(t("Tag"), [t("Every card already has a tag: this one is not linked.")])
+        return
     items = [Item(name, lambda c=card, n=name: link(c, n)) for name, card in cards]
-    app.push(Menu(app, t("New tag: which card?"), items))
+    app.push(TagMenu(app, t("New tag: which card?"), items))
+
+
+class TagMenu(Menu):
+    """The cards a new tag may name; only one such menu is open at a time."""
+
+
+def _has_owner(app) -> bool:
+    return app.owner_catalogue is not None and app.owner_catalogue.exists()
+
+
+FIELD_LABELS = {
+    "cost": "Cost",
+    "points": "Points",
+    "type": "Type",
+    "officer_x": "Officer X",
+    "effect": "Effect",
+    "scoring": "Steps",
+}
+SIDE_LABELS = {"family": "Family", "advanced": "Advanced"}
+# The fields a family can change; a card's text follows its effect.
+FIELDS = {
+    "penguin": {"advanced": ("effect",)},
+    "figurant": {
+        "family": ("cost", "points", "type"),
+        "advanced": ("cost", "points", "type", "officer_x", "effect"),
+    },
+    "mission": {"family": ("type", "scoring"), "advanced": ("type", "scoring", "effect")},
+}
 
 
 def teach_menu(app) -> Menu:
+    """Every card of the box; choosing one shows its values, whose they are, and lets a
+    taught (or, after asking, a printed) value be changed."""
     t = app.t
-    catalogue = app.catalogue(demo=False)
-    unknown = [
-        f for f in catalogue.figurants if None in (f.family.cost, f.family.points, f.family.type)
+    if app.owner_catalogue is None:
+        return Menu(app, t("Our cards"), [Item(t("No owner's file"), app.pop)])
+    box = catalogue_files.load_for_play([app.owner_catalogue] if _has_owner(app) else [])
+    cards = [("penguin", c) for c in box.penguins]
+    cards += [("figurant", c) for c in box.figurants] + [("mission", c) for c in box.missions]
+    items = [
+        Item(card.name, lambda s=section, c=card: app.push(card_menu(app, box, s, c)))
+        for section, card in cards
     ]
-    items = [Item(f.name, lambda f=f: CardForm(app, f.id, f.name).start()) for f in unknown]
-    if not items:
-        items = [Item(t("Every card is known."), app.pop)]
-    return Menu(app, t("Teach a card"), items)
+    return Menu(app, t("Our cards"), items)
 
 
-class CardForm:
-    """Cost, then points, then type; saved to the owner's catalogue at the end."""
-
-    def __init__(self, app, card_id: str, name: str) -> None:
-        self.app, self.t, self.card_id, self.name = app, app.t, card_id, name
-        self.values: dict = {}
-
-    def start(self) -> None:
-        self.app.push(ColourEntry(self.app, self.name, self.t("Cost: press each token"), self.cost))
-
-    def cost(self, colours: list[str]) -> None:
-        self.values["cost"] = dict(Counter(colours))
-        self.app.push(NumberEntry(self.app, self.name, self.t("Points:"), self.points, value=1))
-
-    def points(self, value: int) -> None:
-        self.values["points"] = value
-        items = [Item(self.t(kind), lambda k=kind: self.save(k)) for kind in TYPES]
-        self.app.push(Menu(self.app, self.t("Type"), items))
-
-    def save(self, kind: str) -> None:
-        self.values["type"] = kind
-        app, t = self.app, self.t
-        for _ in range(4):
-            app.pop()
-        if app.owner_catalogue is None:
-            app.notice(t("Cards"), [t("No owner's catalogue file is configured.")])
-            return
-        try:
-            catalogue_files.save_owner_card(
-                app.owner_catalogue, {"id": self.card_id, "family": self.values}
+def card_menu(app, box, section: str, card) -> Menu:
+    """One card: each value with whose it is (printed, ours, or not known yet)."""
+    t = app.t
+    sources = dict(card.sources)
+    items = []
+    for side, fields in FIELDS[section].items():
+        values = card if section == "penguin" else getattr(card, side)
+        if values is None:
+            continue
+        for field in fields:
+            value = getattr(values, field)
+            if value is None:
+                whose = t("not known yet")
+            elif f"{side}.{field}" in sources:
+                whose = t("printed")
+            else:
+                whose = t("ours")
+            label = t(
+                "{side} {field}: {value} ({whose})",
+                side=t(SIDE_LABELS[side]),
+                field=t(FIELD_LABELS[field]),
+                value=_shown(t, box, field, value),
+                whose=whose,
             )
-        except (CatalogueError, OSError) as error:
-            app.notice(t("Cards"), [t("Not saved: {reason}", reason=str(error))])
-            return
-        app.notice(t("Cards"), [t("{card} is remembered.", card=self.name)])
+            printed = f"{side}.{field}" in sources
+            items.append(
+                Item(
+                    label,
+                    lambda s=side, f=field, p=printed: _change(app, box, section, card, s, f, p),
+                )
+            )
+    return Menu(app, card.name, items)
+
+
+def _shown(t, box, field: str, value) -> str:
+    from firmware_app.flows.effect_words import effect_text
+
+    if value is None:
+        return "?"
+    if field == "cost":
+        return counted(t, [c for c, n in zip(COLOURS, value, strict=True) for _ in range(n)])
+    if field == "type":
+        return {kind: t(kind) for kind in TYPES}.get(value, value)
+    if field == "officer_x":
+        return f"{value[0]}–{value[1]}"
+    if field == "scoring":
+        return ", ".join(f"{count}→{points}" for count, points in value)
+    if field == "effect":
+        names = {f.id: f.name for f in box.figurants}
+        return effect_text(t, value, names.get)
+    return str(value)
+
+
+def _change(app, box, section: str, card, side: str, field: str, printed: bool) -> None:
+    """Teach the value again; a printed value only after the table says so."""
+    from firmware_app.flows.teach import CardTeacher
+
+    t = app.t
+
+    def saved() -> None:
+        app.pop()  # the card's old values: shown anew
+        again = catalogue_files.load_for_play([app.owner_catalogue])
+        found = {"penguin": again.penguin, "figurant": again.figurant, "mission": again.mission}
+        app.push(card_menu(app, again, section, found[section](card.id)))
+        lines = [
+            t("{card}: saved in the owner's file.", card=card.name),
+            t("New games use it; a game being played keeps its value."),
+        ]
+        app.notice(t("Our cards"), lines)
+
+    def teach() -> None:
+        CardTeacher(app, section, card.id, side, [field], box=box, then=saved).start()
+
+    if not printed:
+        teach()
+        return
+    items = [
+        Item(t("Keep the printed value"), app.pop),
+        Item(t("Change it"), lambda: (app.pop(), teach())),
+    ]
+    app.push(Menu(app, t("Printed on the card"), items))

@@ -7,7 +7,7 @@ Either way it stays in the journal and is exported.
 
 from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.flows.seats import player_label
-from firmware_app.i18n import data_label
+from firmware_app.score_sheet import demo_lines
 from firmware_app.ui.screens import Item, Menu, Notice
 from rules.errors import RulesError
 
@@ -41,9 +41,7 @@ def score_pages(app, final: bool) -> Notice:
         sheet = game.score(app.session.state)
     except RulesError as error:  # a value the table has not taught yet
         return Notice(app, title, [t.refusal(error)])
-    lines = []
-    if game.cards.demo_label:
-        lines.append(f"[{data_label(t, game.cards.demo_label)}]")
+    lines = demo_lines(t, game)
     for line in sheet.lines:
         missions = (
             t("missions +{n}", n=line.mission) if advanced else t("mission +{n}", n=line.mission)

@@ -13,6 +13,7 @@ from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
 from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
+from firmware_app.flows.teach_popiel import popiel_rewards, popiel_windows
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -81,14 +82,16 @@ class PopielWizard:
         return self._ask(t("Board side"), options, "side", self.windows)
 
     def windows(self) -> None:
-        box = catalogue_files.load_popiel(self.choices["demo"])
+        demo = self.choices["demo"]  # the demo box is made up whole: the owner's stays out
+        owner = None if demo else catalogue_files.popiel_owner_file(self.app.owner_catalogue)
+        box = catalogue_files.load_popiel(demo, owner)
         self.box_data = box
         if box.windows[self.choices["side"]]:
             self.rewards()
             return
 
         def counted(n: int) -> None:
-            self.choices["windows"] = n
+            self.box_data = popiel_windows(self.app, self.choices["side"], n, demo)
             self.rewards()
 
         self.app.push(
@@ -108,7 +111,21 @@ class PopielWizard:
         options = [(t("We draw them at the table"), "table")]
         if self.box_data.rewards is not None:
             options.insert(0, (t("The app draws them"), "app"))
-        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.seats))
+        elif self.app.owner_catalogue is not None and not self.choices["demo"]:
+            options.insert(0, (t("Count them now"), "count"))
+        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self._rewards_chosen))
+
+    def _rewards_chosen(self) -> None:
+        if self.choices["rewards"] != "count":
+            self.seats()
+            return
+
+        def counted(box) -> None:
+            self.box_data, self.choices["rewards"] = box, "app"
+            self.seats()
+
+        kinds = [self.t(REWARD_NAMES[kind]) for kind in KINDS]
+        popiel_rewards(self.app, kinds, counted)
 
     def seats(self) -> None:
         """Each player's name and mouse colour, numbered unless told; then begin."""

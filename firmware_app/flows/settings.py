@@ -6,6 +6,8 @@ file; the screen shows them but they change only with the file.
 
 from firmware_app.ui.screens import Item, Menu
 
+# When the panel asks a face-up card's points and type: with its cost, or at the score sheet.
+POINTS_WHEN = {"now": "when laid out", "score": "at the score"}
 CONTRAST_LEVELS = (16, 64, 128, 192, 255)
 SLEEP_MINUTES = (0, 2, 5, 10, 30)
 
@@ -55,7 +57,15 @@ def settings_menu(app) -> Menu:
             t("Reader: {value}", value=app.reader_name),
             lambda: app.notice(t("Reader"), [t("The reader is set in the configuration file.")]),
         ),
-        Item(t("Teach a card"), lambda: _teach(app)),
+        Item(
+            t("Card points: {value}", value=t(POINTS_WHEN[app.setting("teach_points")])),
+            lambda: choose(
+                "teach_points",
+                t("Ask a card's points"),
+                [(t(label), key) for key, label in POINTS_WHEN.items()],
+            ),
+        ),
+        Item(t("Our cards"), lambda: _teach(app)),
     ]
     return Menu(app, t("Settings"), items)
 

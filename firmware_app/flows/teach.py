@@ -21,6 +21,7 @@ from collections import Counter
 
 from firmware_app import catalogue_files
 from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
+from firmware_app.i18n import Translator
 from firmware_app.ui.screens import ColourEntry, Item, LetterEntry, Menu, NumberEntry
 from rules.catalogue import (
     NO_EFFECT,
@@ -97,6 +98,21 @@ def remember(app, overlay: dict, *, owner_file: bool = True, game: bool = True) 
     return None
 
 
+def card_name(game, section: str, card_id: str) -> str:
+    """A card's name in the running game; a penguin's is its id, capitalised."""
+    if section == "penguin":
+        return card_id.capitalize()
+    table = game.cards.missions if section == "mission" else game.cards.figurants
+    return table[card_id].name
+
+
+def box_name(box, section: str, card_id: str) -> str:
+    """A card's name in a catalogue."""
+    if section == "penguin":
+        return box.penguin(card_id).name
+    return box.mission(card_id).name if section == "mission" else box.figurant(card_id).name
+
+
 def card_names(app) -> dict[str, str]:
     """Figurant ids and their names in the running game."""
     return {card: f.name for card, f in app.session.game.cards.figurants.items()}
@@ -115,16 +131,24 @@ class CostEntry(ColourEntry):
 class CardTeacher:
     """The unknown values of one card, one short screen each, remembered at the end."""
 
-    def __init__(self, app, section: str, card_id: str, side: str, fields: list[str]) -> None:
+    def __init__(
+        self, app, section: str, card_id: str, side: str, fields: list[str], *, box=None, then=None
+    ) -> None:
+        """In a game by default; from the settings, ``box`` is the owner's box (the running
+        game keeps its values) and ``then()`` runs once the value is saved."""
         self.app, self.t = app, app.t
         self.section, self.card_id, self.side = section, card_id, side
-        cards = app.session.game.cards
-        table = cards.missions if section == "mission" else cards.figurants
-        self.name = table[card_id].name
-        self.unnamed = is_unnamed(section, card_id)
-        self.steps = (["name"] if self.unnamed else []) + list(fields)
-        if "effect" in self.steps and section == "figurant":
-            self.steps.append("text")
+        self.in_game, self.then = box is None, then
+        if box is None:
+            self.name = card_name(app.session.game, section, card_id)
+            self.names = card_names(app)
+        else:
+            self.name = box_name(box, section, card_id)
+            self.names = {f.id: f.name for f in box.figurants}
+        self.unnamed = is_unnamed(section, card_id)  # the owner's file needs its name
+        self.steps = (["name"] if self.unnamed and self.in_game else []) + list(fields)
+        if "effect" in self.steps and section != "mission":  # its words, from the effect
+            self.steps.append("action_text" if section == "penguin" else "text")
         self.values: dict = {}
         self.screens: list = []
 
@@ -145,8 +169,9 @@ class CardTeacher:
             self._save()
             return
         field = self.steps[index]
-        if field == "text":  # the card's text is its effect in words
-            self.values["text"] = effect_text(self.t, self.values["effect"], card_names(self.app))
+        if field in ("text", "action_text"):  # the card's text is its effect in words
+            words = effect_text(Translator("en"), self.values["effect"], self.names.get)
+            self.values[field] = words
             self._step(index + 1)
             return
         getattr(self, f"_ask_{field}")(lambda value: self._accept(index, field, value))
@@ -219,12 +244,34 @@ class CardTeacher:
         if "name" in self.values or self.unnamed:
             card["name"] = self.values.pop("name", self.name)
         card[self.side] = {field: _raw(field, value) for field, value in self.values.items()}
-        problem = remember(app, {self.section: [card]})
+        overlay = {self.section: [card]}
+        named = self._unnamed_named()
+        if named:  # the owner's file must hold the cards its effects name
+            overlay.setdefault("figurant", []).extend(named)
+        problem = remember(app, overlay, game=self.in_game)
         if problem is not None:
             app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
             return
         LOG.info("taught %s %r: %s", self.section, self.card_id, card)
-        app.show_game()
+        if self.in_game:
+            app.show_game()
+        else:
+            self.then()
+
+    def _unnamed_named(self) -> list[dict]:
+        """The unnamed figurants the taught effect names, as cards of the owner's file."""
+        effect = self.values.get("effect")
+        if effect is None:
+            return []
+        named = []
+        for key, value in effect.params:
+            if key in ("card", "cards"):
+                named += [value] if key == "card" else list(value)
+        return [
+            {"id": card, "name": self.names[card]}
+            for card in named
+            if is_unnamed("figurant", card) and card != self.card_id
+        ]
 
 
 class EffectChooser:
@@ -268,11 +315,10 @@ class EffectChooser:
         elif kind == "type":
             items = [Item(t(k), lambda k=k: then(k)) for k in TYPES]
         else:  # card, cards: one figurant
-            names_of = card_names(app)
             one = kind == "card"
             items = [
                 Item(label, lambda c=card: then(c if one else (c,)))
-                for card, label in names_of.items()
+                for card, label in self.teacher.names.items()
                 if card != self.teacher.card_id
             ]
         self.teacher._push(Menu(app, prompt, items))
@@ -341,44 +387,46 @@ def _raw(field: str, value):
 # ------------------------------------------------------------------ token mix
 
 
-def token_mix(app, then) -> None:
-    """The box's token mix, colour by colour, checked against the rulebook's 104; then
-    ``then()`` (which starts the game)."""
+def count_mix(app, title: str, prompts: list[str], total: int, then) -> None:
+    """How many of each kind (one number a prompt, each starting at its share of what is
+    left), checked against ``total``; then ``then(counts)``. A mix that does not add up
+    is refused with the sum, and nothing is kept."""
     t = app.t
     counts: list[int] = []
     screens: list = []
 
-    def ask_colour() -> None:
-        colour = COLOURS[len(counts)]
-        left = TOKEN_TOTAL - sum(counts)
-        guess = min(left, round(left / (len(COLOURS) - len(counts))))
-        entry = NumberEntry(
-            app,
-            t("Tokens in the box"),
-            t("{colour}: how many?", colour=t.name(colour)),
-            got,
-            value=guess,
-            high=TOKEN_TOTAL,
-        )
+    def ask() -> None:
+        left = total - sum(counts)
+        guess = min(left, round(left / (len(prompts) - len(counts))))
+        entry = NumberEntry(app, title, prompts[len(counts)], got, value=guess, high=total)
         screens.append(entry)
         app.push(entry)
 
     def got(n: int) -> None:
         counts.append(n)
-        if len(counts) < len(COLOURS):
-            ask_colour()
+        if len(counts) < len(prompts):
+            ask()
             return
-        total = sum(counts)
+        entered = sum(counts)
         for screen in screens:
             app.pop(screen)
-        if total != TOKEN_TOTAL:
-            counts.clear()
-            screens.clear()
+        if entered != total:
             app.notice(
                 t("Not possible"),
-                [t("The tokens add up to {n}; the box has {total}.", n=total, total=TOKEN_TOTAL)],
+                [t("The tokens add up to {n}; the box has {total}.", n=entered, total=total)],
             )
             return
+        then(counts)
+
+    ask()
+
+
+def token_mix(app, then) -> None:
+    """The box's token mix, colour by colour, checked against the rulebook's 104; then
+    ``then(overlay)`` (which starts the game)."""
+    t = app.t
+
+    def counted(counts: list[int]) -> None:
         overlay = {"tokens": dict(zip(COLOURS, counts, strict=True))}
         problem = remember(app, overlay, game=False)
         if problem is not None:
@@ -386,7 +434,8 @@ def token_mix(app, then) -> None:
             return
         then(overlay)
 
-    ask_colour()
+    prompts = [t("{colour}: how many?", colour=t.name(colour)) for colour in COLOURS]
+    count_mix(app, t("Tokens in the box"), prompts, TOKEN_TOTAL, counted)
 
 
 def own_cards(app, begin, needs_mix: bool) -> None:

@@ -9,6 +9,7 @@ menu or by tapping their tag.
 from collections import Counter
 
 from firmware_app.flows.seats import player_label
+from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
@@ -202,7 +203,7 @@ def on_card(app, card: str) -> None:
 def status_lines(app) -> list[str]:
     """Who holds what, and what lies on the board, as the app sees it."""
     t, game, s = app.t, app.session.game, app.session.state
-    lines = []
+    lines = demo_lines(t, game)
     for i, p in enumerate(s.players):
         tokens = counted(t, [COLOURS[c] for c, n in enumerate(p.tokens) for _ in range(n)])
         lines.append(f"{player_label(app, i)}: {penguin_name(t, game, p.penguin)}")

@@ -171,7 +171,7 @@ def describe(app, action: Action) -> str:
             verb = "exchange"
     if verb in ("move", "otter"):
         place = t.name(words[0])
-        if words[1] != "middle":
+        if len(words) > 1 and words[1] != "middle":  # a place of one spot names none
             place = f"{place}, {t(SPOT_NAMES[words[1]]).lower()}"
         return t("{who}: move to the {place}.", who=who, place=place)
     if verb == "take":

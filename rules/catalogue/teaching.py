@@ -109,13 +109,21 @@ def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
     return overlay
 
 
-def without_unnamed(raw: dict[str, Any]) -> dict[str, Any]:
-    """``raw`` without the numbered unnamed cards (for the demo deck, which has its own)."""
+def demo_without(demo: dict[str, Any], owners: list[dict[str, Any]]) -> dict[str, Any]:
+    """The demo overlay without its stand-ins ("demo-30") for the unnamed cards an owner's
+    file holds as itself ("figurant-30"), so the box keeps its 42 figurants."""
+    numbers = {
+        card["id"].rpartition("-")[2]
+        for raw in owners
+        for section in ("figurant", "mission")
+        for card in raw.get(section, [])
+        if is_unnamed(section, card.get("id", ""))
+    }
     return {
-        key: [c for c in value if not UNNAMED_ID.fullmatch(c.get("id", ""))]
+        key: [c for c in value if c.get("id", "").removeprefix("demo-") not in numbers]
         if key in ("figurant", "mission")
         else value
-        for key, value in raw.items()
+        for key, value in demo.items()
     }
 
 

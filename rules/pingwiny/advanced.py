@@ -32,6 +32,7 @@ from rules.pingwiny.corrections import correct
 from rules.pingwiny.options import Options
 from rules.pingwiny.scoring import ScoreSheet
 from rules.pingwiny.state import NO_TOKENS, add
+from rules.pingwiny.unknowns import check_scorable
 
 __all__ = [
     "ACTIONS_PER_TURN",
@@ -67,6 +68,7 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def __init__(self, catalogue, options: Options) -> None:
         self.options = options
         self.cards = advanced_table(catalogue, options.short)
+        dealing.check_mix(tuple(catalogue.tokens))
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
@@ -343,6 +345,8 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     # ---------------------------------------------------------------- score
 
     def score(self, s: AdvancedState) -> ScoreSheet:
+        """The score sheet; refused while a card held has an unknown value."""
+        check_scorable(self, s)
         return score_seats(self.cards, s.players)
 
 

@@ -1,8 +1,8 @@
 """The orange-shield side of the cards, compiled for the advanced engine.
 
-As ``family_table`` does for the family side: the catalogue must know every
-value the variant reads (cost, points, type, Officer X range, effect), and
-the tables hold them in the forms read fastest.
+As ``family_table`` does for the family side: the tables hold the values the
+variant reads (cost, points, type, Officer X range, effect) in the forms read
+fastest, ``None`` while a value is not known yet (``rules.pingwiny.unknowns``).
 """
 
 from dataclasses import dataclass
@@ -16,10 +16,10 @@ from rules.pingwiny.cards import MissionCard
 class AdvancedFigurant:
     id: str
     name: str
-    cost: tuple[int, ...]
-    points: int
-    type: str
-    officer_x: tuple[int, int]
+    cost: tuple[int, ...] | None  # None: not known yet, and so cannot be bought yet
+    points: int | None
+    type: str | None
+    officer_x: tuple[int, int] | None
     effect: object  # a catalogue Effect; NO_EFFECT (do == "none") for a card without one
 
 
@@ -39,15 +39,33 @@ class AdvancedTable:
 
 
 def advanced_table(catalogue, short: bool) -> AdvancedTable:
-    """The cards in play; refuses a catalogue that does not know them all."""
-    missing = catalogue.missing_for("advanced", short)
+    """The cards in play, unknown values as ``None`` (taught when first needed); refuses
+    a box whose penguins' colours are unknown."""
+    missing = [p.id for p in catalogue.penguins if p.colour is None]
     if missing:
-        raise SetupError("setup.catalogue_incomplete", missing=", ".join(missing[:5]))
+        raise SetupError("setup.catalogue_incomplete", missing=", ".join(missing))
     return card_table(
         catalogue,
-        [advanced_figurant(f) for f in catalogue.figurants_in_play(short)],
-        [advanced_mission(m) for m in catalogue.missions_in_play("advanced", short)],
+        [_side_of(f) for f in catalogue.figurants_in_play(short)],
+        [_mission_of(m) for m in catalogue.missions_in_play("advanced", short)],
     )
+
+
+def _side_of(f) -> AdvancedFigurant:
+    side = f.advanced
+    officer_x = None if side.officer_x is None else tuple(side.officer_x)
+    return AdvancedFigurant(f.id, f.name, side.cost, side.points, side.type, officer_x, side.effect)
+
+
+def _mission_of(m) -> tuple[MissionCard, object]:
+    side = m.advanced
+    scoring = None if side.scoring is None else tuple(map(tuple, side.scoring))
+    return MissionCard(m.id, m.name, side.type, scoring), side.effect
+
+
+def playable(card: AdvancedFigurant) -> bool:
+    """A face-up card can be bought once its cost, Officer X range and effect are known."""
+    return None not in (card.cost, card.officer_x, card.effect)
 
 
 def card_table(catalogue, figurants: list, missions: list) -> AdvancedTable:

@@ -20,6 +20,7 @@ from rules.actions import Action, arity
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
+from rules.pingwiny.advanced_cards import playable
 from rules.pingwiny.advanced_state import AdvancedState, Seat
 from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.state import NO_TOKENS, add, set_player
@@ -43,7 +44,7 @@ class Locations:
         if location == "lemur":
             if len(seat.missions) >= self._mission_limit(seat):
                 return []
-            return [Action("lemur", m) for m in s.mission_row if m is not None]
+            return [Action("lemur", m) for m in s.mission_row if m is not None and self._known(m)]
         if location == "gate":
             acts = []
             if any(s.faceup):
@@ -59,7 +60,7 @@ class Locations:
         hand = s.players[p].tokens
         acts = []
         for card in s.faceup:
-            if card is not None:
+            if card is not None and playable(self.cards.figurants[card]):
                 for jokers in payments(self.cards.figurants[card].cost, hand):
                     acts.append(_hq(card, jokers))
         return acts
@@ -96,6 +97,8 @@ class Locations:
             raise IllegalAction("illegal.not_here", action="lemur")
         if a[1] not in s.mission_row:
             raise IllegalAction("illegal.mission_not_available", mission=a[1])
+        if not self._known(a[1]):
+            raise IllegalAction("illegal.mission_unknown", mission=a[1])
         if len(seat.missions) >= self._mission_limit(seat):
             raise IllegalAction("illegal.missions_full")
         slot = s.mission_row.index(a[1])
@@ -209,6 +212,8 @@ class Locations:
             raise IllegalAction("illegal.card_not_faceup", card=card)
         jokers = parse_jokers(grey) if grey is not None else ()
         figurant = self.cards.figurants[card]
+        if not playable(figurant):
+            raise IllegalAction("illegal.cost_unknown", card=card)
         hand = s.players[p].tokens
         pay = price(card, figurant.cost, jokers, hand)
         for c in range(7):
@@ -232,6 +237,11 @@ class Locations:
         dealing.refill(s, slot, self.app_deck, events)
         low, high = figurant.officer_x
         s.officer = (p, low, high)
+
+    def _known(self, mission: str) -> bool:
+        """A mission can be taken once its types, steps and effect are known."""
+        card = self.cards.missions[mission]
+        return None not in (card.type, card.scoring) and mission in self.cards.mission_effects
 
     def _mission_limit(self, seat: Seat) -> int:
         extra = any(

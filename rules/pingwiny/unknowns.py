@@ -10,8 +10,9 @@ record replays to the same game.
 
 ``when`` says how soon the value is needed: ``"now"`` (play cannot offer
 the card without it: the cost of a face-up card, and on the advanced side
-its Officer X range and its effect) or ``"score"`` (only the score reads
-it: points, types and missions' scoring).
+its Officer X range and its effect, and the current player's penguin action
+in the advanced game) or ``"score"`` (only the score reads it: points, types
+and missions' steps; the app asks missions when they are laid out anyway).
 """
 
 from dataclasses import dataclass
@@ -40,10 +41,7 @@ def unknowns(game, s) -> list[Unknown]:
     seen: set[tuple[str, str]] = set()
 
     def note(section: str, card_id: str, names: tuple[str, ...], when: str) -> None:
-        card = (
-            game.cards.figurants[card_id] if section == "figurant" else game.cards.missions[card_id]
-        )
-        fields = tuple(name for name in names if getattr(card, name) is None)
+        fields = tuple(name for name in names if not _known(game, section, card_id, name))
         if fields and (section, card_id, when) not in seen:
             seen.add((section, card_id, when))
             found.append(Unknown(section, card_id, side, fields, when))
@@ -54,10 +52,24 @@ def unknowns(game, s) -> list[Unknown]:
         note("figurant", card, FIGURANT_SCORE, "score")
     for card in held:
         note("figurant", card, FIGURANT_SCORE, "score")
+    if side == "advanced" and s.phase in ("draw", "act"):
+        seat = s.players[s.current]
+        if not seat.penguin_used:
+            note("penguin", seat.penguin, ("effect",), "now")
     row = getattr(s, "mission_row", None) or s.missions
     for mission in (*(m for m in row if m is not None), *_held_missions(s)):
         note("mission", mission, MISSION_FIELDS[side], "score")
     return found
+
+
+def _known(game, section: str, card_id: str, name: str) -> bool:
+    cards = game.cards
+    if section == "penguin":
+        return cards.penguin_effects.get(card_id) is not None
+    if section == "mission" and name == "effect":
+        return card_id in cards.mission_effects
+    table = cards.figurants if section == "figurant" else cards.missions
+    return getattr(table[card_id], name) is not None
 
 
 def check_scorable(game, s) -> None:
