@@ -84,31 +84,39 @@ def remember(app, names: list[str]) -> None:
         app.set_setting("names", (names + known)[:REMEMBERED])
 
 
-def ask_penguins(app, seats: list[str], penguins, then) -> None:
-    """The penguin card each seat was dealt, or the app deals: a tuple of ids, or None."""
-    t = app.t
-    dealt: list[str] = []
+def _one_each(app, seats: list[str], choices: list[tuple[str, str]], title: str, then) -> None:
+    """Each seat in turn picks one of ``choices`` (id, label), none taken twice; ``then``
+    gets the ids by seat. ``title`` names the seat (``{who}``)."""
+    picked: list[str] = []
 
     def seat(i: int) -> None:
         if i == len(seats):
-            then(tuple(dealt))
+            then(tuple(picked))
             return
 
-        def deal(penguin: str) -> None:
-            del dealt[i:]  # BACK may have led here again
-            dealt.append(penguin)
+        def pick(choice: str) -> None:
+            del picked[i:]  # BACK may have led here again
+            picked.append(choice)
             seat(i + 1)
 
         items = [
-            Item(penguin_label(t, p.name, p.colour), lambda p=p: deal(p.id))
-            for p in penguins
-            if p.id not in dealt[:i]
+            Item(label, lambda choice=choice: pick(choice))
+            for choice, label in choices
+            if choice not in picked[:i]
         ]
-        app.push(Menu(app, t("{who}: penguin", who=seats[i]), items))
+        app.push(Menu(app, title.format(who=seats[i]), items))
 
+    seat(0)
+
+
+def ask_penguins(app, seats: list[str], penguins, then) -> None:
+    """The penguin card each seat was dealt, or the app deals: a tuple of ids, or None."""
+    t = app.t
+    choices = [(p.id, penguin_label(t, p.name, p.colour)) for p in penguins]
+    title = t("{who}: penguin", who="{who}")
     items = [
         Item(t("The app deals"), lambda: then(None)),
-        Item(t("We dealt real cards"), lambda: seat(0)),
+        Item(t("We dealt real cards"), lambda: _one_each(app, seats, choices, title, then)),
     ]
     app.push(Menu(app, t("Penguins"), items))
 
@@ -124,28 +132,11 @@ def ask_first(app, seats: list[str], hint: str, then) -> None:
 def ask_mice(app, seats: list[str], then) -> None:
     """Each seat's mouse colour, or numbered mice: a tuple of colour ids, or None."""
     t = app.t
-    mice: list[str] = []
-
-    def seat(i: int) -> None:
-        if i == len(seats):
-            then(tuple(mice))
-            return
-
-        def pick(colour: str) -> None:
-            del mice[i:]  # BACK may have led here again
-            mice.append(colour)
-            seat(i + 1)
-
-        items = [
-            Item(t(label), lambda colour=colour: pick(colour))
-            for colour, label in MOUSE_COLOURS.items()
-            if colour not in mice[:i]
-        ]
-        app.push(Menu(app, t("{who}: mouse", who=seats[i]), items))
-
+    choices = [(colour, t(label)) for colour, label in MOUSE_COLOURS.items()]
+    title = t("{who}: mouse", who="{who}")
     items = [
         Item(t("Numbered mice"), lambda: then(None)),
-        Item(t("Choose the colours"), lambda: seat(0)),
+        Item(t("Choose the colours"), lambda: _one_each(app, seats, choices, title, then)),
     ]
     app.push(Menu(app, t("Mouse colours"), items))
 
