@@ -51,6 +51,8 @@ class App:
         self.t = Translator(self.language)
         self.reader_name = reader_name
         self.stack: list[Screen] = []
+        self.handoffs = 0  # turns passed since the start, for the buzzer's chirp
+        self.cursors: dict[str, str] = {}  # a remembering menu's name -> the label chosen last
         self.session: Session | None = Session.resume(journal)
         self._back_was_long = False
         from firmware_app.flows.start import start_screen
@@ -142,33 +144,45 @@ class App:
 
     def act(self, action: str) -> bool:
         """Play one rules action; show what the table must do, or why not."""
+        before = self.session.state
         try:
             events = self.session.act(action)
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
-            self.notice(self.t("Not allowed"), [self.t.refusal(error)])
+            self.notice(self.t("Not allowed"), [self.t.refusal(error, self.session)])
             return False
         LOG.info("action %s", action)
-        self.show_game(events)
+        self.show_game(events, before)
         return True
 
-    def show_game(self, events: list[dict] | None = None) -> None:
-        """The game's current screen, with what the last action asks of the table."""
+    def show_game(self, events: list[dict] | None = None, before=None) -> None:
+        """The game's current screen, with what the last action asks of the table.
+
+        When the action passed the turn, the notice is the hand-off: its title
+        names the next player (see ``hand_off`` of each game's turn screens).
+        """
         session = self.session
         if session.game.variant == "popiel":
-            from firmware_app.flows.popiel import end_screen, event_lines, turn_screen
+            from firmware_app.flows.popiel import end_screen, event_lines, hand_off, turn_screen
         elif session.game.variant == "advanced":
             from firmware_app.flows.advanced import turn_screen
             from firmware_app.flows.advanced_table import event_lines
             from firmware_app.flows.end import end_screen
+            from firmware_app.flows.turn import hand_off
         else:
             from firmware_app.flows.end import end_screen
-            from firmware_app.flows.turn import turn_screen
+            from firmware_app.flows.turn import hand_off, turn_screen
             from firmware_app.table_text import event_lines
         self.reset(end_screen(self) if session.over else turn_screen(self))
         lines = event_lines(self.t, session.game, events or [])
-        if lines:
+        if before is not None and not session.over and session.state.current != before.current:
+            hand_off(self, lines)
+        elif lines:
             self.notice(self.t("At the table"), lines)
+
+    def handed_off(self) -> None:
+        """The turn passed to another player: the loop chirps the buzzer for it."""
+        self.handoffs += 1
 
     def undo(self) -> None:
         if self.session is None:
@@ -179,11 +193,17 @@ class App:
             return
         LOG.info("undo %s", undone)
         self.show_game()
-        self.notice(self.t("Undone"), [self.t("Undone: {action}", action=undone)])
+        if self.session.game.variant == "popiel":
+            from firmware_app.flows.popiel import describe
+        else:
+            from firmware_app.flows.turn import describe
+        words = describe(self, self.session.state, undone)
+        self.notice(self.t("Undone"), [self.t("Undone: {action}", action=words)])
 
     def redo(self) -> None:
+        before = self.session.state if self.session else None
         events = self.session.redo() if self.session else None
         if events is None:
             self.notice(self.t("Redo"), [self.t("Nothing to redo.")])
             return
-        self.show_game(events)
+        self.show_game(events, before)

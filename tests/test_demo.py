@@ -92,7 +92,7 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_its_last_line(fr
         sheet = score_pages(sim.app, final=True)
         opened, scrolled = Canvas(), Canvas()
         sheet.draw(opened)
-        sheet.top = len(sheet.lines) - scrolled.body_rows
+        sheet.page = sheet.pages - 1
         sheet.draw(scrolled)
     finally:
         sim.close()

@@ -11,12 +11,22 @@ figurant actions) are screens of the same kind.
 
 from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_lines
 from firmware_app.flows.end import score_pages
-from firmware_app.flows.turn import EXTRAS, TurnMenu, exchange_label, extras, player_label
+from firmware_app.flows.turn import (
+    EXTRAS,
+    Headquarters,
+    TurnMenu,
+    exchange_label,
+    extras,
+    noted,
+    player_label,
+    pointless,
+)
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY
+from rules.pingwiny.advanced_officer import MARKERS
 
 VERB_LABELS = {"move": "Move", "use": "Use a card", "penguin": "Penguin action", "pass": "Pass"}
 
@@ -36,16 +46,28 @@ class AdvancedTurn(TurnMenu):
         choose_action(self.app, word_label(self.app, card_id), matching, 2)
 
 
+def lasting(app) -> str:
+    """What holds until it ends, for the title bar: the last round, Officer X's last marker."""
+    t, s = app.t, app.session.state
+    if s.last_round:
+        return t("last round")
+    if len(s.markers) == MARKERS - 1:
+        return t("last marker")
+    return ""
+
+
 def turn_screen(app) -> AdvancedTurn:
     t, game, s = app.t, app.session.game, app.session.state
-    legal = game.legal_actions(s)
+    legal = [a for a in game.legal_actions(s) if not pointless(a)]
     who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     right = ""
     if s.pending:
         title = t("Lay out space {space}", space=s.pending[0] + 1)
     elif s.pending_missions:
         title = t("Lay out mission {space}", space=s.pending_missions[0] + 1)
-    elif s.phase in ("draw", "end_draw"):
+    elif s.phase == "end_draw":
+        title, right = t("{who}: end of turn", who=player_label(app, s.current)), ""
+    elif s.phase == "draw":
         title, right = who, t("draw {n}", n=len(legal[0]) - 1)
     elif s.phase == "roll":
         _, low, high = s.officer
@@ -58,7 +80,10 @@ def turn_screen(app) -> AdvancedTurn:
         title = t("Last action: {who}", who=player_label(app, s.current))
     else:
         title, right = who, t("{n} left", n=s.actions_left)
-    return AdvancedTurn(app, title, action_items(app, legal) + advanced_extras(app), right)
+    moves = action_items(app, legal)
+    return AdvancedTurn(
+        app, title, moves, advanced_extras(app), noted(lasting(app), right), remember=s.phase
+    )
 
 
 def action_items(app, legal: list) -> list[Item]:
@@ -77,6 +102,9 @@ def action_items(app, legal: list) -> list[Item]:
             items.append(Item(t("Done"), lambda: app.act("done")))
         elif verb == "gastro":
             items.append(Item(t.name(verb), lambda: app.act("gastro")))
+        elif verb == "hq":
+            label = t.name("hq") + " …"
+            items.insert(0, Item(label, lambda a=actions: app.push(Headquarters(app, a, 1))))
         else:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
             shown = label + " …" if len(actions) > 1 or len(actions[0]) > 1 else label
@@ -106,7 +134,12 @@ def _colour_item(app, verb: str, actions: list) -> Item:
     """Colours from the real bag (or a loser's hand): the colour buttons, or a menu of them."""
     t, s = app.t, app.session.state
     if len(actions) == 1 and len(actions[0]) == 1:  # the app draws, or the bag is empty
-        label = t("Rummage in the bag") if verb == "rummage" else t("Draw")
+        if verb == "rummage":
+            label = t("Rummage in the bag")
+        elif s.phase == "end_draw":
+            label = t.plural("End of turn: draw {n} token", "End of turn: draw {n} tokens", 2)
+        else:
+            label = t("Draw")
         return Item(label, lambda: app.act(verb))
     if verb == "draw":
         count = len(actions[0]) - 1

@@ -45,7 +45,7 @@ class PopielWizard:
 
     def players(self) -> Menu:
         t = self.t
-        options = [(t("{n} players", n=n), n) for n in (2, 3, 4, 5)]
+        options = [(t.plural("{n} player", "{n} players", n), n) for n in (2, 3, 4, 5)]
         return self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
 
     def box(self) -> Menu:
@@ -118,6 +118,12 @@ class PopielWizard:
 
 
 def turn_screen(app) -> Menu:
+    """The tile placed, as one choice: how many yellow dots it completed.
+
+    The dots come first (the cursor on the number chosen last), then a tile
+    that touches the king, then the rest. The title bar keeps the king's
+    last window in sight.
+    """
     t, session = app.t, app.session
     s = session.state
     who = player_label(app, s.current)
@@ -127,14 +133,51 @@ def turn_screen(app) -> Menu:
         ]
         return Menu(app, t("Reward drawn"), items, back=lambda: None)
     title = t("{who}: extra move", who=who) if s.extra else who
-    items = [
-        Item(t("Place a tile"), lambda: _place(app)),
+    dots = [
+        Item(t.plural("Tile: {n} dot", "Tile: {n} dots", n), lambda n=n: app.act(f"place {n}"))
+        for n in range(MAX_DOTS + 1)
+    ]
+    items = dots + [
+        Item(t("Tile touches the king …"), lambda: _place(app)),
         Item(t("Cannot place"), lambda: app.act("pass")),
         Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
         Item(t("Correct a score"), lambda: _correct(app)),
         Item(t("Undo"), app.undo),
     ]
-    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=lambda: None)
+    right = t.plural("{n} pt", "{n} pts", s.scores[s.current])
+    if session.game.windows - s.king == 1:
+        right = t("king: last window") + " " + right
+    menu = Menu(app, title, items, right=right, back=lambda: None, remember="dots")
+    return menu
+
+
+def hand_off(app, lines: list[str]) -> None:
+    """The turn passed: the notice's title names the next mouse and its tile."""
+    who = player_label(app, app.session.state.current)
+    app.handed_off()
+    if lines:
+        app.notice(app.t("Tile to {who}", who=who), lines)
+
+
+def describe(app, state, notation: str) -> str:
+    """A Król Popiel action in words, for undo."""
+    t, words = app.t, notation.split()
+    who = player_label(app, state.current)
+    if words[0] == "place":
+        n = int(words[1])
+        if len(words) == 3:
+            return t.plural(
+                "{who} placed a tile: {n} dot, the king",
+                "{who} placed a tile: {n} dots, the king",
+                n,
+                who=who,
+            )
+        return t.plural("{who} placed a tile: {n} dot", "{who} placed a tile: {n} dots", n, who=who)
+    if words[0] == "reward":
+        return t("{who} drew {token}", who=who, token=t(REWARD_NAMES[words[1]]))
+    if words[0] == "pass":
+        return t("{who} could not place", who=who)
+    return t("a score correction")
 
 
 def _place(app) -> None:
@@ -142,15 +185,11 @@ def _place(app) -> None:
 
     def dots_entered(dots: int) -> None:
         app.pop()
-        items = [
-            Item(t("No"), lambda: app.act(f"place {dots}")),
-            Item(t("Yes: touches the king"), lambda: app.act(f"place {dots} king")),
-        ]
-        app.push(Menu(app, t("Touches the king?"), items))
+        app.act(f"place {dots} king")
 
     app.push(
         NumberEntry(
-            app, t("Place a tile"), t("Yellow dots completed:"), dots_entered, 0, 0, MAX_DOTS
+            app, t("Touches the king"), t("Yellow dots completed:"), dots_entered, 0, 0, MAX_DOTS
         )
     )
 
@@ -202,9 +241,10 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
         if kind == "scored":
             before = e["total"] - e["points"]
             lines.append(
-                t(
-                    "+{points}: pawn to {where}.",
-                    points=e["points"],
+                t.plural(
+                    "{n} point: pawn to {where}.",
+                    "{n} points: pawn to {where}.",
+                    e["points"],
                     where=track_text(t, e["total"]),
                 )
             )

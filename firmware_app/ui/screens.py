@@ -8,13 +8,14 @@ the game's screens build on them.
 
 Buttons: UP and DOWN move (and repeat while held), OK chooses, BACK goes
 back on release; a long BACK is undo, handled by the app. The seven colour
-buttons enter token colours; a 4-button build enters colours from a menu.
+buttons enter token colours, and pick the item of their colour wherever a
+menu offers colours; a 4-button build enters colours from a menu.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_app.ui.canvas import Canvas
+from firmware_app.ui.canvas import Canvas, body_rows
 from rules.colours import COLOURS
 
 NAVIGATION = ("up", "down", "ok", "back")
@@ -44,18 +45,35 @@ class Screen:
 
 @dataclass(frozen=True)
 class Item:
+    """A menu line; ``colour`` is the colour button that runs it at once."""
+
     label: str
     run: Callable[[], None]
+    colour: str | None = None
 
 
 class Menu(Screen):
-    """A titled list; OK runs the selected item, BACK leaves."""
+    """A titled list; OK runs the selected item, BACK leaves, a colour runs its item.
 
-    def __init__(self, app, title: str, items: list[Item], right: str = "", back=None) -> None:
+    With ``remember`` set, the cursor starts on the item chosen last time under
+    that name (the app keeps it), so a player who does the same again presses OK.
+    """
+
+    def __init__(
+        self,
+        app,
+        title: str,
+        items: list[Item],
+        right: str = "",
+        back=None,
+        remember: str | None = None,
+    ) -> None:
         super().__init__(app)
         self.title, self.items, self.right = title, items, right
-        self.cursor = 0
-        self.on_back = back
+        self.on_back, self.remember = back, remember
+        labels = [item.label for item in items]
+        chosen = app.cursors.get(remember) if remember else None
+        self.cursor = labels.index(chosen) if chosen in labels else 0
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.right)
@@ -71,36 +89,62 @@ class Menu(Screen):
         elif name == "down" and self.items:
             self.cursor = (self.cursor + 1) % len(self.items)
         elif name == "ok" and self.items:
-            self.items[self.cursor].run()
+            self.run(self.items[self.cursor])
         elif name == "back":
             (self.on_back or self.app.pop)()
+        elif name in COLOURS:
+            self.colour(name)
+
+    def run(self, item: Item) -> None:
+        if self.remember:
+            self.app.cursors[self.remember] = item.label
+        item.run()
+
+    def colour(self, name: str) -> None:
+        """A colour button: the item of that colour, if the menu has one."""
+        for item in self.items:
+            if item.colour == name:
+                self.run(item)
+                return
 
 
 class Notice(Screen):
-    """Text to read; UP/DOWN scroll, OK or BACK close it and ``then`` runs."""
+    """Text to read, a page at a time; OK turns the page and closes on the last one.
 
-    def __init__(self, app, title: str, lines: list[str], then=None) -> None:
+    UP and DOWN page back and forth, BACK closes at once; closing runs
+    ``then``. The title bar shows the page count when there is more than one.
+    With ``ok`` set, OK on the last page runs it instead of ``then`` (the
+    hand-off: reading the last page and drawing the next player's tokens is one press).
+    """
+
+    def __init__(self, app, title: str, lines: list[str], then=None, ok=None) -> None:
         super().__init__(app)
-        self.title, self.then = title, then
+        self.title, self.then, self.ok = title, then, ok
         self.lines = [piece for line in lines for piece in (app.wrap(line) or [""])]
-        self.top = 0
+        self.rows = body_rows()
+        self.page = 0
+
+    @property
+    def pages(self) -> int:
+        return max(1, -(-len(self.lines) // self.rows))
 
     def draw(self, canvas: Canvas) -> None:
-        rows = canvas.body_rows
-        more = len(self.lines) > rows
-        canvas.title(self.title, f"{self.top + 1}/{len(self.lines)}" if more else "")
-        for i, line in enumerate(self.lines[self.top : self.top + rows]):
+        more = self.pages > 1
+        canvas.title(self.title, f"{self.page + 1}/{self.pages}" if more else "")
+        start = self.page * self.rows
+        for i, line in enumerate(self.lines[start : start + self.rows]):
             canvas.row(i, line)
 
     def button(self, name: str) -> None:
-        if name == "down" and self.top + 1 < len(self.lines):
-            self.top += 1
-        elif name == "up" and self.top:
-            self.top -= 1
+        if name in ("down", "ok") and self.page + 1 < self.pages:
+            self.page += 1
+        elif name == "up" and self.page:
+            self.page -= 1
         elif name in ("ok", "back"):
             self.app.pop(self)
-            if self.then:
-                self.then()
+            after = self.ok if name == "ok" and self.ok else self.then
+            if after:
+                after()
 
 
 class ColourEntry(Screen):
