@@ -47,9 +47,12 @@ def start_advanced(sim, players=2, table=False) -> None:
 
 
 def read_setup(sim) -> list[str]:
+    """The setup notices' titles, each once, read page by page."""
     titles = []
     while sim.screen.split("]")[0] + "]" in SETUP_TITLES:
-        titles.append(sim.screen.split("]")[0] + "]")
+        title = sim.screen.split("]")[0] + "]"
+        if title not in titles[-1:]:
+            titles.append(title)
         sim.press("ok")
     return titles
 
@@ -78,7 +81,9 @@ def test_the_wizard_starts_an_advanced_game_and_lays_out_the_table(sim):
     assert read_setup(sim) == SETUP_TITLES
     assert sim.screen.startswith(f"[Player {session.state.first + 1}: ")
     assert sim.screen.splitlines()[0].endswith("] 4 left")
-    assert "> Move …" in sim.screen
+    # a card one can pay puts Headquarters first; the moves follow
+    assert sim.screen.splitlines()[1] == "> Headquarters …"
+    assert "  Move …" in sim.screen
 
 
 def test_the_board_page_names_the_tiles_row_by_row(sim):

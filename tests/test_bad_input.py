@@ -140,7 +140,15 @@ LABELS = (
     "Finish: new game",
 )
 END_LABELS = ("Score sheet", "Undo the last action", "Finish: new game", "Undo", "Redo")
-POPIEL_LABELS = ("Place a tile", "Cannot place", "Scores", "Correct a score", "Undo", "New game")
+POPIEL_LABELS = (
+    "Tile touches the king …",
+    "Tile: {n} dot",
+    "Cannot place",
+    "Scores",
+    "Correct a score",
+    "Undo",
+    "New game",
+)
 # Titles the streams must reach between them (English ids, shown in either language).
 TITLES = (
     "Settings",
@@ -159,7 +167,7 @@ TITLES = (
     "Score sheet",
     "Tokens drawn",
     "Scores",
-    "Touches the king?",
+    "Touches the king",
 )
 
 
@@ -205,7 +213,8 @@ PROFILES = (
         seed=4,
         steps=800,
         weights=dict(play=8, press=3, choose=2, repeat=0.5, hold=0.5, tag=0.3, chord=0.3, idle=0.1),
-        prefix=("press ok", "press down", "press ok"),  # New game, King Popiel
+        # New game, King Popiel, the wizard's first answers, the setup pages, a tile on the king
+        prefix=("press ok", "press down") + ("press ok",) * 8 + ("choose Tile touches the king …",),
         labels=POPIEL_LABELS,
     ),
 )

@@ -58,7 +58,7 @@ KEY_FOR = {
     "black": "k",
 }
 # From the start screen to the first turn of a 2-player game on the demo deck.
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 7
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 10  # the wizard, then the setup pages
 
 
 # ------------------------------------------------------------------- keys
@@ -480,7 +480,7 @@ DOWN = b"\x1bOB"  # the down arrow of TERM=xterm while curses has the keypad on
 def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path, pty_run):
     pty = pty_run(sim_command(tmp_path, "--language", "en"))
     pty.read_until(b"New game")
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 7)  # typed ahead: each key waits for the last
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 10)  # typed ahead: each key waits for the last
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"\rq")
     assert pty.exit_status() == 0

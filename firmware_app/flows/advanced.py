@@ -66,7 +66,8 @@ def turn_screen(app) -> AdvancedTurn:
     elif s.pending_missions:
         title = t("Lay out mission {space}", space=s.pending_missions[0] + 1)
     elif s.phase == "end_draw":
-        title, right = t("{who}: end of turn", who=player_label(app, s.current)), ""
+        title = t("{who}: end of turn", who=player_label(app, s.current))
+        right = t("draw {n}", n=len(legal[0]) - 1)
     elif s.phase == "draw":
         title, right = who, t("draw {n}", n=len(legal[0]) - 1)
     elif s.phase == "roll":

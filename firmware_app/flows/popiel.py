@@ -15,6 +15,7 @@ from rules.errors import RulesError
 from rules.popiel.game import KINDS, MAX_DOTS, PopielOptions
 from rules.popiel.track import on_track
 
+COMMON_DOTS = 5  # 0 to 4 dots: most tiles; more are listed after the king's entry
 REWARD_NAMES = {
     "plus2": "2-point cheese",
     "plus3": "3-point cheese",
@@ -120,8 +121,8 @@ class PopielWizard:
 def turn_screen(app) -> Menu:
     """The tile placed, as one choice: how many yellow dots it completed.
 
-    The dots come first (the cursor on the number chosen last), then a tile
-    that touches the king, then the rest. The title bar keeps the king's
+    The usual dots come first (the cursor on the number chosen last), then a
+    tile that touches the king, the rarer dots, then the rest. The title bar keeps the king's
     last window in sight.
     """
     t, session = app.t, app.session
@@ -137,13 +138,18 @@ def turn_screen(app) -> Menu:
         Item(t.plural("Tile: {n} dot", "Tile: {n} dots", n), lambda n=n: app.act(f"place {n}"))
         for n in range(MAX_DOTS + 1)
     ]
-    items = dots + [
-        Item(t("Tile touches the king …"), lambda: _place(app)),
-        Item(t("Cannot place"), lambda: app.act("pass")),
-        Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
-        Item(t("Correct a score"), lambda: _correct(app)),
-        Item(t("Undo"), app.undo),
-    ]
+    king = Item(t("Tile touches the king …"), lambda: _place(app))
+    items = (
+        dots[:COMMON_DOTS]
+        + [king]
+        + dots[COMMON_DOTS:]
+        + [
+            Item(t("Cannot place"), lambda: app.act("pass")),
+            Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
+            Item(t("Correct a score"), lambda: _correct(app)),
+            Item(t("Undo"), app.undo),
+        ]
+    )
     right = t.plural("{n} pt", "{n} pts", s.scores[s.current])
     if session.game.windows - s.king == 1:
         right = t("king: last window") + " " + right
