@@ -107,9 +107,14 @@ class Searcher:
         self.app, self.buttons = app, buttons
 
     def snapshot(self) -> list:
-        return [(screen, _copied(vars(screen))) for screen in self.app.stack]
+        """The screens on the stack with their fields, and what the menus remember."""
+        memory = dict(getattr(self.app, "cursors", {}))
+        return [(memory, None)] + [(screen, _copied(vars(screen))) for screen in self.app.stack]
 
     def restore(self, snapshot: list) -> None:
+        (memory, _), snapshot = snapshot[0], snapshot[1:]
+        if hasattr(self.app, "cursors"):
+            self.app.cursors = dict(memory)
         self.app.stack = [screen for screen, _ in snapshot]
         for screen, attributes in snapshot:
             vars(screen).clear()
@@ -156,7 +161,8 @@ class Searcher:
         raise LookupError(f"no presses reach {target!r} from {app.top.__class__.__name__}")
 
     def _key(self) -> tuple:
-        return tuple(_screen_key(screen) for screen in self.app.stack)
+        memory = tuple(sorted(getattr(self.app, "cursors", {}).items()))
+        return (memory, *(_screen_key(screen) for screen in self.app.stack))
 
 
 def _aside(screen) -> bool:

@@ -67,6 +67,12 @@ def choose(sim, label: str) -> None:
     sim.press("ok")
 
 
+def first_move(sim) -> str:
+    """Choose the turn menu's first move; the tile it goes to."""
+    choose(sim, "Move: ")
+    return sim.app.top.title
+
+
 def read_notice(sim) -> str:
     """The whole text of the notice on top, closed with OK."""
     text = " ".join(sim.app.top.lines)
@@ -83,7 +89,7 @@ def test_the_wizard_starts_an_advanced_game_and_lays_out_the_table(sim):
     assert sim.screen.splitlines()[0].endswith("] 4 left")
     # a card one can pay puts Headquarters first; the moves follow
     assert sim.screen.splitlines()[1] == "> Headquarters …"
-    assert "  Move …" in sim.screen
+    assert "  Move: " in sim.screen
 
 
 def test_the_board_page_names_the_tiles_row_by_row(sim):
@@ -155,11 +161,10 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
         for colour in hands[player]:
             sim.press(colour)
     # The first player leaves Headquarters and stays on a tile for the whole turn.
-    choose(sim, "Move")
-    tile = sim.app.top.items[0].label
-    sim.press("ok")
+    tile = first_move(sim)
     choose(sim, "Middle")
-    assert f"penguin to {tile}, middle." in read_notice(sim)
+    # the player has just said where the penguin went: no notice repeats it
+    assert sim.screen.splitlines()[0].endswith("] 3 left")
     for colour in ("white", "black", "red"):
         choose(sim, "Rummage in the bag")
         sim.press(colour)
@@ -222,19 +227,15 @@ def test_a_push_costs_two_and_the_menu_says_so(sim):
     start_advanced(sim)
     read_setup(sim)
     first, layout = sim.app.session.state.first, sim.app.session.state.layout
-    choose(sim, "Move")
-    tile = sim.app.top.items[0].label
+    tile = first_move(sim)
     square = [sim.app.t.name(location) for location in layout].index(tile)
-    sim.press("ok")
     choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
-    sim.press("ok")
     for _ in range(3):
         choose(sim, "Rummage in the bag")
         sim.press("ok")
     while not sim.screen.startswith(f"[Player {2 - first}: "):
         sim.press("ok")
-    choose(sim, "Move")
-    choose(sim, f"{tile}: push")
+    choose(sim, f"Move: {tile}: push")
     choose(sim, "Middle")
     assert f"Push Player {first + 1}'s penguin to the middle." in read_notice(sim)
     assert sim.screen.splitlines()[0].endswith("] 2 left")

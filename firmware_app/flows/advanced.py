@@ -106,6 +106,16 @@ def action_items(app, legal: list) -> list[Item]:
         elif verb == "hq":
             label = t.name("hq") + " …"
             items.insert(0, Item(label, lambda a=actions: app.push(Headquarters(app, a, 1))))
+        elif verb == "move":  # one entry per tile: the tile is chosen with the move
+            by_tile: dict[str, list] = {}
+            for action in actions:
+                by_tile.setdefault(action[1], []).append(action)
+            for tile, group in by_tile.items():
+                place = _choice_label(app, tile, group[0])
+                label = t("Move: {place}", place=place) + (" …" if len(group) > 1 else "")
+                items.append(
+                    Item(label, lambda label=place, g=group: choose_action(app, label, g, 2))
+                )
         else:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
             shown = label + " …" if len(actions) > 1 or len(actions[0]) > 1 else label

@@ -100,7 +100,11 @@ def help_menu(app) -> Menu:
 
 
 def event_lines(t, game, events: list[dict]) -> list[str]:
-    """What the table must do after an action, in the order it happened."""
+    """What the table must do after an action, in the order it happened.
+
+    A penguin's own move is not repeated back: the player has just said
+    where it went, so it costs no notice (a penguin pushed aside is told).
+    """
     lines: list[str] = []
     for i, e in enumerate(events):
         ends_turn = any(later["event"] == "turn" for later in events[i:])
@@ -132,9 +136,6 @@ def _event(t, game, e: dict) -> list[str]:
     if kind == "drew":
         if game.app_bag and e["tokens"]:
             return [t("From the bag: {tokens}.", tokens=counted(t, e["tokens"]))]
-    elif kind == "moved":
-        place = f"{t.name(e['location'])}, {t(SPOT_NAMES[e['spot']]).lower()}"
-        return [t("{who}: penguin to {place}.", who=_who(t, game, e["player"]), place=place)]
     elif kind == "pushed":
         return [t("Push {who}'s penguin to the middle.", who=_who(t, game, e["player"]))]
     elif kind == "took":

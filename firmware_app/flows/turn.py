@@ -92,7 +92,10 @@ def turn_screen(app) -> Menu:
     ]
     missing = [loc for loc in LOCATION_ORDER if loc not in by_location]
     aside = [why_not_item(app, why_not_visits(app, missing))] if missing else []
-    return TurnMenu(app, who, items, aside + extras(app), right, remember="visit")
+    menu = TurnMenu(app, who, items, aside + extras(app), right, remember=f"visit {s.current}")
+    if "gastro" in by_location:  # a colour button: the Gastro zone, giving that colour
+        menu.shortcut = lambda colour: gastro(app, by_location["gastro"], 2, colour)
+    return menu
 
 
 class TurnMenu(Menu):
@@ -106,6 +109,13 @@ class TurnMenu(Menu):
     ) -> None:
         super().__init__(app, title, items + aside, right, back=lambda: None, remember=remember)
         self.moves = len(items)
+        self.shortcut = None  # what a colour button does here, if anything
+
+    def colour(self, name: str) -> None:
+        if self.shortcut is not None:
+            self.shortcut(name)
+        else:
+            super().colour(name)
 
     def card(self, card_id: str) -> None:
         on_card(self.app, card_id)
@@ -242,12 +252,13 @@ def _choices(app, location: str, actions: list) -> Menu:
     return Headquarters(app, actions, 2)
 
 
-def gastro(app, actions: list, word: int) -> None:
+def gastro(app, actions: list, word: int, give_colour: str | None = None) -> None:
     """The Gastro zone in two choices: the colour you give, then the colour you get.
 
     The colour buttons choose at once; ``word`` is where the exchange sits in
     an action (``visit gastro GIVE>GET``: 2). Exchanges that give back what
-    they give are never among ``actions``.
+    they give are never among ``actions``. With ``give_colour`` (a colour
+    button on the turn menu) the first choice is made already.
     """
     t = app.t
     by_give: dict[tuple, list] = {}
@@ -268,7 +279,11 @@ def gastro(app, actions: list, word: int) -> None:
         Item(counted(t, _named(give)), lambda g=group: got(g), COLOURS[give[0]])
         for give, group in by_give.items()
     ]
-    app.push(Menu(app, t("Gastro: you give"), items, remember="gastro give"))
+    chosen = [item for item in items if item.colour == give_colour]
+    if chosen:
+        chosen[0].run()
+    elif give_colour is None:
+        app.push(Menu(app, t("Gastro: you give"), items, remember="gastro give"))
 
 
 def _named(colours: tuple[int, ...]) -> list[str]:

@@ -112,7 +112,8 @@ class Notice(Screen):
     """Text to read, a page at a time; OK turns the page and closes on the last one.
 
     UP and DOWN page back and forth, BACK closes at once; closing runs
-    ``then``. The title bar shows the page count when there is more than one.
+    ``then``. On the last page a colour button closes it and goes on to the
+    screen beneath, where colours are shortcuts. The title bar shows the page count when there is more than one.
     With ``ok`` set, OK on the last page runs it instead of ``then`` (the
     hand-off: reading the last page and drawing the next player's tokens is one press).
     """
@@ -145,6 +146,12 @@ class Notice(Screen):
             after = self.ok if name == "ok" and self.ok else self.then
             if after:
                 after()
+        elif name in COLOURS and self.page + 1 == self.pages and not self.ok:
+            self.app.pop(self)
+            if self.then:
+                self.then()
+            if self.app.top is not self:
+                self.app.top.button(name)
 
 
 class ColourEntry(Screen):
