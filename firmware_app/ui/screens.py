@@ -113,9 +113,10 @@ class Notice(Screen):
 
     UP and DOWN page back and forth, BACK closes at once; closing runs
     ``then``. On the last page a colour button closes it and goes on to the
-    screen beneath, where colours are shortcuts. The title bar shows the page count when there is more than one.
-    With ``ok`` set, OK on the last page runs it instead of ``then`` (the
-    hand-off: reading the last page and drawing the next player's tokens is one press).
+    screen beneath, where colours are shortcuts. The title bar shows the
+    page count when there is more than one. With ``ok`` set, OK on the last
+    page runs it instead of ``then`` (the hand-off: reading the last page and
+    drawing the next player's tokens is one press).
     """
 
     def __init__(self, app, title: str, lines: list[str], then=None, ok=None) -> None:
