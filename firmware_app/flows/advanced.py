@@ -18,8 +18,8 @@ from firmware_app.flows.turn import (
     exchange_label,
     extras,
     noted,
+    offered,
     player_label,
-    pointless,
 )
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import ColourEntry, Item, Menu
@@ -58,7 +58,7 @@ def lasting(app) -> str:
 
 def turn_screen(app) -> AdvancedTurn:
     t, game, s = app.t, app.session.game, app.session.state
-    legal = [a for a in game.legal_actions(s) if not pointless(a)]
+    legal = offered(game.legal_actions(s))
     who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     right = ""
     if s.pending:

@@ -81,9 +81,8 @@ def turn_screen(app) -> Menu:
         return TurnMenu(app, who, items, extras(app), right)
     right = noted(lasting(app), t("visit {n}/2", n=3 - s.visits_left))
     by_location: dict[str, list] = {}
-    for action in legal:
-        if not pointless(action):
-            by_location.setdefault(action[1], []).append(action)
+    for action in offered(legal):
+        by_location.setdefault(action[1], []).append(action)
     order = ("hq",) + LOCATION_ORDER[:-1] if "hq" in by_location else LOCATION_ORDER
     items = [
         _location_item(app, location, by_location[location])
@@ -119,6 +118,12 @@ class TurnMenu(Menu):
 
     def card(self, card_id: str) -> None:
         on_card(self.app, card_id)
+
+
+def offered(legal: list) -> list:
+    """The legal actions a screen lists: no exchange that gives back what it gives,
+    unless nothing else is left (a Gastro action already begun)."""
+    return [a for a in legal if not pointless(a)] or legal
 
 
 def pointless(action) -> bool:

@@ -122,19 +122,20 @@ class Notice(Screen):
     def __init__(self, app, title: str, lines: list[str], then=None, ok=None) -> None:
         super().__init__(app)
         self.title, self.then, self.ok = title, then, ok
-        self.lines = [piece for line in lines for piece in (app.wrap(line) or [""])]
+        wrapped = [app.wrap(line) or [""] for line in lines]
+        self.lines = [piece for pieces in wrapped for piece in pieces]
         self.rows = body_rows()
+        self.sheets = _paged(wrapped, self.rows)
         self.page = 0
 
     @property
     def pages(self) -> int:
-        return max(1, -(-len(self.lines) // self.rows))
+        return len(self.sheets)
 
     def draw(self, canvas: Canvas) -> None:
         more = self.pages > 1
         canvas.title(self.title, f"{self.page + 1}/{self.pages}" if more else "")
-        start = self.page * self.rows
-        for i, line in enumerate(self.lines[start : start + self.rows]):
+        for i, line in enumerate(self.sheets[self.page]):
             canvas.row(i, line)
 
     def button(self, name: str) -> None:
@@ -153,6 +154,19 @@ class Notice(Screen):
                 self.then()
             if self.app.top is not self:
                 self.app.top.button(name)
+
+
+def _paged(wrapped: list[list[str]], rows: int) -> list[list[str]]:
+    """Pages of ``rows`` lines; a sentence that fits on a page is never split across two."""
+    sheets: list[list[str]] = [[]]
+    for pieces in wrapped:
+        if len(sheets[-1]) + len(pieces) > rows and sheets[-1] and len(pieces) <= rows:
+            sheets.append([])
+        for piece in pieces:
+            if len(sheets[-1]) == rows:
+                sheets.append([])
+            sheets[-1].append(piece)
+    return sheets
 
 
 class ColourEntry(Screen):
