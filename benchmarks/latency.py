@@ -70,9 +70,9 @@ class Stopwatch:
             self._started = None
         return self._show(image)
 
-    def append(self, game_id: int, notation: str) -> int:
+    def append(self, game_id: int, notation: str, **when) -> int:
         started = time.perf_counter()
-        number = self._append(game_id, notation)
+        number = self._append(game_id, notation, **when)
         self.commits.append(time.perf_counter() - started)
         self._committing += self.commits[-1]
         return number

@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 
 from firmware_app import catalogue_files
+from firmware_app.flows.games import GAMES
+from firmware_app.flows.start import start_screen
 from firmware_app.i18n import Translator
 from firmware_app.session import Session
 from firmware_app.ui.canvas import Canvas
@@ -22,7 +24,15 @@ from rules.errors import RulesError
 
 LOG = logging.getLogger("tableside.app")
 COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
-DEFAULTS = {"contrast": 255, "sleep_minutes": 5, "bag": "app", "deck": "app", "tags": {}}
+DEFAULTS = {
+    "contrast": 255,
+    "sleep_minutes": 5,
+    "bag": "app",
+    "deck": "app",
+    "tags": {},
+    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
+    "teach_points": "now",
+}
 
 
 class App:
@@ -39,7 +49,10 @@ class App:
         seeds=lambda: secrets.randbits(63),
         reader_name: str = "none",
         defaults: dict | None = None,
+        overrides: dict | None = None,
     ) -> None:
+        """``defaults`` are settings until the table changes them; ``overrides`` (command-line
+        flags) win over the stored settings for this run only and are not saved."""
         self.journal = journal
         self.clock = clock
         self.seed = seeds
@@ -47,6 +60,7 @@ class App:
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
         defaults = {**DEFAULTS, **(defaults or {}), "language": language}
         self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
+        self.settings.update(overrides or {})
         self.language = self.settings["language"]
         self.t = Translator(self.language)
         self.reader_name = reader_name
@@ -55,9 +69,7 @@ class App:
         self.cursors: dict[str, str] = {}  # a remembering menu's name -> the label chosen last
         self.session: Session | None = Session.resume(journal)
         self._back_was_long = False
-        from firmware_app.flows.start import start_screen
-
-        self.stack.append(start_screen(self))
+        self.home()
 
     # ----------------------------------------------------------- catalogue
 
@@ -105,6 +117,7 @@ class App:
 
     def set_setting(self, key: str, value) -> None:
         self.journal.set_setting(key, value)
+        LOG.info("setting %s saved", key)
         self.settings[key] = value
         if key == "language":
             self.language = value
@@ -129,8 +142,20 @@ class App:
     def reset(self, screen: Screen) -> None:
         self.stack = [screen]
 
+    def home(self) -> None:
+        """The home menu (resume, new game, settings) as the only screen."""
+        self.reset(start_screen(self))
+
     def notice(self, title: str, lines: list[str], then=None) -> None:
         self.push(Notice(self, title, lines, then))
+
+    def unsaved(self, reason: str) -> None:
+        """The storage refused the last input's write (``StorageError.reason``): say so."""
+        text = {
+            "full": self.t("Storage full: this move was not saved"),
+            "read-only": self.t("Storage is read-only: this move was not saved"),
+        }.get(reason, self.t("Storage error: this move was not saved"))
+        self.notice(self.t("Not saved"), [text])
 
     def wrap(self, text: str) -> list[str]:
         return Canvas().font.wrap(text, 126)
@@ -146,7 +171,7 @@ class App:
         """Play one rules action; show what the table must do, or why not."""
         before = self.session.state
         try:
-            events = self.session.act(action)
+            events = self.session.act(action, now=self.clock())
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
             self.notice(self.t("Not allowed"), [self.t.refusal(error, self.session)])
@@ -155,6 +180,13 @@ class App:
         self.show_game(events, before)
         return True
 
+    def resume(self, game_id: int) -> None:
+        """Bring an unfinished game of the journal back to the table."""
+        if self.session is None or self.session.game_id != game_id:
+            self.session = Session.load(self.journal, game_id)
+        LOG.info("resume game %d", game_id)
+        self.show_game()
+
     def show_game(self, events: list[dict] | None = None, before=None) -> None:
         """The game's current screen, with what the last action asks of the table.
 
@@ -162,21 +194,14 @@ class App:
         names the next player (see ``hand_off`` of each game's turn screens).
         """
         session = self.session
-        if session.game.variant == "popiel":
-            from firmware_app.flows.popiel import end_screen, event_lines, hand_off, turn_screen
-        elif session.game.variant == "advanced":
-            from firmware_app.flows.advanced import turn_screen
-            from firmware_app.flows.advanced_table import event_lines
-            from firmware_app.flows.end import end_screen
-            from firmware_app.flows.turn import hand_off
-        else:
-            from firmware_app.flows.end import end_screen
-            from firmware_app.flows.turn import hand_off, turn_screen
-            from firmware_app.table_text import event_lines
-        self.reset(end_screen(self) if session.over else turn_screen(self))
-        lines = event_lines(self.t, session.game, events or [])
+        screens = GAMES[session.key]
+        self.reset(screens.end(self) if session.over else screens.turn(self))
+        from firmware_app.flows.teach import ask
+
+        ask(self)
+        lines = screens.events(self.t, session.game, events or [])
         if before is not None and not session.over and session.state.current != before.current:
-            hand_off(self, lines)
+            screens.hand_off(self, lines)
         elif lines:
             self.notice(self.t("At the table"), lines)
 
@@ -193,11 +218,7 @@ class App:
             return
         LOG.info("undo %s", undone)
         self.show_game()
-        if self.session.game.variant == "popiel":
-            from firmware_app.flows.popiel import describe
-        else:
-            from firmware_app.flows.turn import describe
-        words = describe(self, self.session.state, undone)
+        words = GAMES[self.session.key].describe(self, self.session.state, undone)
         self.notice(self.t("Undone"), [self.t("Undone: {action}", action=words)])
 
     def redo(self) -> None:

@@ -2,15 +2,19 @@
 
 It reads the screen on top of the app and presses what a person would: OK
 on notices, a random legal move on the turn menu, a random item in the
-sub-menus, colours from the bag when the table draws. Its choices are drawn
+sub-menus, colours from the bag when the table draws, a made-up name where
+a name is asked. On a teaching screen it makes values up (a random cost,
+the first number offered): a game it taught is labelled as made up, like
+the demo deck. Its choices are drawn
 from a generator seeded by the seed and the number of actions played so
 far, so after a restart it makes exactly the same moves again.
 """
 
 import random
 
+from firmware_app.flows.teach import CostEntry
 from firmware_app.flows.turn import TurnMenu
-from firmware_app.ui.screens import ColourEntry, Menu, Notice, NumberEntry
+from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
 
 
@@ -31,12 +35,16 @@ class Autopilot:
         """Press what the screen asks for; False once the game is over."""
         app, sim = self.sim.app, self.sim
         top = app.top
-        if app.session is not None and app.session.over and not isinstance(top, Notice):
-            return False
+        if app.session is not None and app.session.over and len(app.stack) == 1:
+            return False  # the end screen, with nothing left to read or teach
         if isinstance(top, Notice | NumberEntry):
-            sim.press("ok")
+            sim.press("ok")  # a teaching screen's number: its first value, made up
+        elif isinstance(top, CostEntry):
+            self._make_up_cost()
         elif isinstance(top, ColourEntry):
             self._enter_colour(top)
+        elif isinstance(top, LetterEntry):
+            self._enter_letter(top)
         elif isinstance(top, TurnMenu):
             self._choose(top, self._rng().randrange(top.moves))
         elif isinstance(top, Menu) and top.items:
@@ -57,6 +65,23 @@ class Autopilot:
         else:
             colour = self._rng().choice(entry.allowed)
         self.sim.press(colour)
+
+    def _enter_letter(self, entry: LetterEntry) -> None:
+        """A random letter, or "done" once the name has two or more (a name taken gets longer)."""
+        rng = self._rng()
+        finish = len(entry.entered) >= 2 and rng.random() < 0.5
+        target = len(WHEEL) - 1 if finish else rng.randrange(len(WHEEL) - 3)
+        steps = target - entry.cursor
+        if steps:
+            self.sim.press("down" if steps > 0 else "up", abs(steps))
+        self.sim.press("ok")
+
+    def _make_up_cost(self) -> None:
+        """A cost the autopilot makes up while teaching: 1 to 5 tokens, no grey."""
+        rng = self._rng()
+        for _ in range(rng.randint(1, 5)):
+            self.sim.press(rng.choice([c for c in COLOURS if c != "grey"]))
+        self.sim.press("ok")
 
     def _choose_colour_item(self, entry: ColourEntry, index: int) -> None:
         steps = index - entry.cursor
@@ -86,11 +111,14 @@ def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
     return [
         "press ok",
         "press ok",
-        f"press down {players - 2}",
+        f"press down {players - 2}" if players > 2 else "",
         "press ok",
         "press ok",
         "press ok",
         "press ok",
         "press down" if demo else "",
         "press ok",
+        "press ok",  # no names
+        "press ok",  # the app deals the penguins
+        "press ok",  # the app draws the first player
     ]

@@ -27,8 +27,10 @@ from rules.catalogue import (
     Problem,
     build,
     merge,
+    misspelt_ids,
     problems,
 )
+from rules.catalogue.teaching import unnamed_cards, without_unnamed
 
 DATA = resources.files("rules") / "data"
 PRINTED_FILE = DATA / "pingwiny.toml"
@@ -100,8 +102,13 @@ def _combine(files: list[_File]) -> Catalogue:
         raise CatalogueError(found)
     merged = files[0].raw
     for file in files[1:]:
+        owner = file.kind == "owner"
+        misspelt = misspelt_ids(merged, file.raw, file.source) if owner else []
+        if misspelt:
+            found += misspelt
+            continue
         try:
-            merged = merge(merged, file.raw, owner=file.kind == "owner", source=file.source)
+            merged = merge(merged, file.raw, owner=owner, source=file.source)
         except CatalogueError as error:
             found += error.problems
     if found:
@@ -114,8 +121,21 @@ def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     files = [_read(PRINTED_FILE, "printed")]
     if demo:
         files.append(_read(DEMO_FILE, "demo"))
-    files += [_read(path, "owner") for path in paths]
-    return _combine(files)
+    owners = [_read(path, "owner") for path in paths]
+    if demo:  # the demo deck numbers the unnamed cards itself ("Demo figurant 30")
+        owners = [file._replace(raw=without_unnamed(file.raw)) for file in owners]
+    return _combine(files + owners)
+
+
+def load_for_play(paths: Iterable[PathLike]) -> Catalogue:
+    """The printed box with each owner's file, and the cards the rulebook does not name
+    as "Figurant 30" … "Mission 10", so that a game can be played with the whole box."""
+    catalogue = load(paths, demo=False)
+    raw = catalogue.to_dict()
+    overlay = unnamed_cards(raw)
+    if not overlay:
+        return catalogue
+    return build(merge(raw, overlay, owner=True, source="unnamed cards"))
 
 
 def check_command(paths: list[str], out: IO[str]) -> int:
@@ -146,15 +166,19 @@ def check_command(paths: list[str], out: IO[str]) -> int:
 
 
 def save_owner_card(path: PathLike, card: dict[str, Any], *, section: str = "figurant") -> None:
-    """Teach one card to an owner's file: merged into its entry with the same id, or added.
+    """Teach one card to an owner's file: merged into its entry with the same id, or added."""
+    save_owner(path, {section: [card]})
 
-    Refuses (``CatalogueError``) a card or a file with problems, and leaves the
-    file as it was.
+
+def save_owner(path: PathLike, overlay: dict[str, Any]) -> None:
+    """Teach an owner's file what ``overlay`` holds (cards by id, the token mix).
+
+    Refuses (``CatalogueError``) an overlay or a file with problems, and leaves
+    the file as it was; the new file replaces the old one atomically.
     """
     target = Path(path)
     source = os.fspath(path)
     existing = load_raw(target, source) if target.exists() else {"meta": {"game": GAME}}
-    overlay = {section: [card]}
     found = problems(existing, source) + problems(overlay, source)
     if found:
         raise CatalogueError(found)

@@ -1,12 +1,18 @@
 """The ``tableside`` command line.
 
-Expected problems (a record that does not replay, a broken file) end with
-one line on stderr and exit status 1; anything else is a bug and keeps its
-traceback.
+Every failure takes one path, ``main``'s error handler: an expected problem
+(a file that cannot be read or written, a record that does not replay, a
+value the rules refuse, a bad configuration, a part of the box that does not
+answer) ends with one line on stderr per problem and exit status 1; a usage
+error is argparse's, exit status 2; a reader that closed the pipe (``| head``)
+ends the command quietly. Anything else is a bug: it is logged with its
+traceback, exit status 1.
 """
 
 from __future__ import annotations
 
+import logging
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,8 +25,35 @@ if TYPE_CHECKING:
     import argparse
 
 
+LOG = logging.getLogger("tableside.cli")
+CLOSED_PIPE = 141  # 128 + SIGPIPE: what a program stopped by a closed pipe returns
+INTERRUPTED = 130  # 128 + SIGINT
+HEADLESS_SEED = 1  # a script's draws are the same every run unless --seed says otherwise
+
+
 class CommandError(Exception):
     """An expected failure: reported as one line, exit status 1."""
+
+
+class UsageError(CommandError):
+    """Options that do not go together: reported as one line, exit status 2 (as argparse)."""
+
+
+def expected_problems(error: Exception) -> list[str] | None:
+    """What an expected error is reported as, one item per problem; ``None`` for a bug."""
+    from firmware_app.journal import JournalError
+    from hw.errors import HardwareError
+    from rules.catalogue import CatalogueError
+    from rules.errors import RulesError
+
+    if isinstance(error, CommandError | CatalogueError | HardwareError | JournalError):
+        problems = getattr(error, "problems", ())  # a file's every problem, as checked
+        return [str(problem) for problem in problems] or [str(error)]
+    if isinstance(error, RulesError):
+        return [error.text("en")]
+    if isinstance(error, OSError) and error.filename is not None:
+        return [f"{error.filename}: {error.strerror or error}"]
+    return None
 
 
 def _read_json(path: str) -> dict:
@@ -40,11 +73,29 @@ def _print_json(value: object) -> None:
     print(json.dumps(value, ensure_ascii=False, indent=2))
 
 
+def _write_text(path: str, text: str) -> None:
+    try:
+        Path(path).write_text(text, encoding="utf-8")
+    except OSError as error:
+        raise CommandError(f"{path}: cannot write: {error.strerror}") from None
+
+
+def _is_record(document: dict) -> bool:
+    from rules.record import FORMAT
+
+    return isinstance(document, dict) and document.get("format") == FORMAT
+
+
 def cmd_replay(args: argparse.Namespace) -> int:
     from firmware_app.score_sheet import demo_label, game_text, player_names
     from rules.record import RecordError, replay
 
     record = _read_json(args.record)
+    if not _is_record(record) and isinstance(record, dict) and "players" in record:
+        raise CommandError(
+            f"{args.record} is an end position, not a game record: "
+            f"use tableside score {args.record}"
+        )
     try:
         result = replay(record)
     except RecordError as error:
@@ -75,6 +126,13 @@ def cmd_score(args: argparse.Namespace) -> int:
     from rules.pingwiny.position import PositionError, score_position
 
     position = _read_json(args.position)
+    if _is_record(position):
+        raise CommandError(
+            f"{args.position} is a game record, not an end position: "
+            f"use tableside replay {args.position}"
+        )
+    if not isinstance(position, dict):
+        raise CommandError(f"{args.position}: an end position is a JSON object")
     catalogue = catalogue_files.load(args.catalogue, demo=bool(position.get("demo")))
     try:
         sheet, names = score_position(catalogue, position)
@@ -115,7 +173,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
         record["actions"].append(str(action))
     text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
     if args.out:
-        Path(args.out).write_text(text, encoding="utf-8")
+        _write_text(args.out, text)
     else:
         sys.stdout.write(text)
     return 0
@@ -126,16 +184,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_daemon(config: str | None, first_frame: bool) -> int:
-    import logging
-
-    from firmware_app.config import ConfigError
     from firmware_app.daemon import run
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    try:
-        return run(config, first_frame=first_frame)
-    except ConfigError as error:
-        raise CommandError(f"configuration:\n{error}") from None
+    return run(config, first_frame=first_frame)
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -147,14 +199,15 @@ def cmd_sim(args: argparse.Namespace) -> int:
     from firmware_app.score_sheet import game_text
 
     if not args.script:
-        raise CommandError("--headless needs --script FILE")
+        raise UsageError("sim --headless needs --script FILE")
     try:
         lines = Path(args.script).read_text(encoding="utf-8").splitlines()
     except OSError as error:
         raise CommandError(f"{args.script}: cannot read: {error.strerror}") from None
     state_dir = Path(args.state_dir) if args.state_dir else None
+    seed = HEADLESS_SEED if args.seed is None else args.seed
     try:
-        sim = run_script(lines, state_dir, language=args.language, seed=args.seed)
+        sim = run_script(lines, state_dir, language=args.language, seed=seed)
     except ScriptError as error:
         raise CommandError(f"{args.script}: {error}") from None
     summary = sim.summary()
@@ -173,7 +226,13 @@ def cmd_sim(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from firmware_app.demo import write_demo_gif
 
-    frames = write_demo_gif(Path(args.gif), players=args.players, seed=args.seed)
+    folder = Path(args.gif).parent
+    if not folder.is_dir():  # said before a whole game is played
+        raise CommandError(f"{args.gif}: cannot write: no folder {folder}")
+    try:
+        frames = write_demo_gif(Path(args.gif), players=args.players, seed=args.seed)
+    except OSError as error:
+        raise CommandError(f"{args.gif}: cannot write: {error.strerror}") from None
     print(f"{args.gif}: {frames} frames")
     return 0
 
@@ -183,11 +242,20 @@ def cmd_export(args: argparse.Namespace) -> int:
     from firmware_app.journal import Journal
 
     config = load_config(args.config)
+    folder = config.app.state_dir
+    if not config.app.journal.exists():  # opening it would create an empty one
+        where = f"the state folder of {args.config}" if args.config else "the default state folder"
+        hint = "" if args.config else "; give the box's configuration with --config FILE"
+        raise CommandError(f"{folder}: no journal in {where}, nothing to export{hint}")
     with Journal(config.app.journal) as journal:
         written = journal.export_all(args.out)
     for path in written:
         print(path)
-    print(f"{len(written)} finished game(s) exported to {args.out}")
+    abandoned = sum(path.stem.endswith("-abandoned") for path in written)
+    print(
+        f"{len(written) - abandoned} finished, {abandoned} abandoned game(s) exported to "
+        f"{args.out} from {config.app.journal}"
+    )
     return 0
 
 
@@ -234,8 +302,17 @@ def parser() -> argparse.ArgumentParser:
         help="where the journal lives (default: the usual state folder; with --headless, "
         "a new temporary one)",
     )
-    p.add_argument("--language", choices=["pl", "en"], default="en")
-    p.add_argument("--seed", type=int, default=1, help="seed of the app's shuffles and draws")
+    p.add_argument(
+        "--language",
+        choices=["pl", "en"],
+        help="the language of this run (default: the stored setting, English at first)",
+    )
+    p.add_argument(
+        "--seed",
+        type=int,
+        help="seed of the app's shuffles and draws (default: a fresh one, shown; "
+        f"with --headless, {HEADLESS_SEED})",
+    )
     p.set_defaults(run=cmd_sim)
 
     p = sub.add_parser("demo", help="play a whole demo game; write the panel as a GIF")
@@ -244,7 +321,9 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("export", help="write the finished games of the journal as game records")
+    p = sub.add_parser(
+        "export", help="write the finished and abandoned games of the journal as game records"
+    )
     p.add_argument("--config", help="the configuration file naming the state folder")
     p.add_argument("--out", default=".", help="the folder to write them to")
     p.set_defaults(run=cmd_export)
@@ -285,16 +364,40 @@ def _plain_run(argv: list[str]) -> tuple[str | None, bool] | None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; its exit status (argparse exits 2 itself on a usage error)."""
     argv = sys.argv[1:] if argv is None else argv
-    plain = _plain_run(argv)
     try:
+        plain = _plain_run(argv)
         if plain is not None:
-            return _run_daemon(*plain)
-        args = parser().parse_args(argv)
-        return args.run(args)
-    except CommandError as error:
-        print(f"tableside: {error}", file=sys.stderr)
-        return 1
+            status = _run_daemon(*plain)
+        else:
+            args = parser().parse_args(argv)
+            status = args.run(args)
+        sys.stdout.flush()  # a closed pipe shows here, not at exit past the handler
+        return status
+    except BrokenPipeError:
+        _drop_stdout()
+        return CLOSED_PIPE
+    except KeyboardInterrupt:
+        return INTERRUPTED
+    except Exception as error:
+        problems = expected_problems(error)
+        if problems is None:
+            LOG.exception("unexpected error, a bug: please report it with this traceback")
+            return 1
+        for problem in problems:
+            for line in problem.splitlines():  # a record's catalogue problems, one a line
+                print(f"tableside: {line}", file=sys.stderr)
+        return 2 if isinstance(error, UsageError) else 1
+
+
+def _drop_stdout() -> None:
+    """Point stdout at /dev/null, so the interpreter's last flush finds no closed pipe."""
+    from contextlib import suppress
+
+    with suppress(OSError, ValueError):  # no real stdout (as under pytest): nothing to drop
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":

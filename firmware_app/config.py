@@ -81,6 +81,7 @@ class AppSettings(NamedTuple):
     bag: str
     deck: str
     catalogue: Path
+    names: tuple[str, ...] = ()
 
     @property
     def journal(self) -> Path:
@@ -89,7 +90,12 @@ class AppSettings(NamedTuple):
 
     def setting_defaults(self) -> dict:
         """The app's user settings before the table changes them on the box."""
-        return {"sleep_minutes": self.sleep_after_minutes, "bag": self.bag, "deck": self.deck}
+        return {
+            "sleep_minutes": self.sleep_after_minutes,
+            "bag": self.bag,
+            "deck": self.deck,
+            "names": list(self.names),
+        }
 
 
 class Config(NamedTuple):
@@ -205,6 +211,13 @@ def _button_names(value: Any) -> Iterator[tuple[str, str]]:
             yield "", f"unknown button {_shown(name)}{_hint(name, buttons.NAMES)}"
 
 
+def _player_names(value: Any) -> Iterator[tuple[str, str]]:
+    if not isinstance(value, list) or not all(
+        isinstance(name, str) and name.strip() for name in value
+    ):
+        yield "", f'expected a list of player names such as ["Ala", "Olek"], got {_shown(value)}'
+
+
 def _pins(value: Any) -> Iterator[tuple[str, str]]:
     if not isinstance(value, dict):
         yield "", f"expected a table of button = BCM pin, e.g. {{up = 5}}, got {_shown(value)}"
@@ -236,6 +249,7 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
         "driver": Key("gpio", _choice(buttons.DRIVERS)),
         "pins": Key(dict(buttons.REFERENCE_PINS), _pins),
         "pin_factory": Key(None, _pin_factory),
+        "min_press_ms": Key(_TIMING.min_press_ms, _milliseconds(0, 100)),
         "debounce_ms": Key(_TIMING.debounce_ms, _milliseconds(0, 200)),
         "long_press_ms": Key(_TIMING.long_press_ms, _milliseconds(200, 10_000)),
         "repeat_delay_ms": Key(_TIMING.repeat_delay_ms, _milliseconds(100, 5_000)),
@@ -275,6 +289,7 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
         "bag": Key("app", _source),
         "deck": Key("app", _source),
         "catalogue": Key(None, _text("a file name")),
+        "names": Key([], _player_names),
     },
 }
 
@@ -519,6 +534,7 @@ def _app(table: Mapping[str, Any], folder: Path, environ: Mapping[str, str]) -> 
         bag=table["bag"],
         deck=table["deck"],
         catalogue=state_dir / CATALOGUE if catalogue is None else _path(catalogue, folder),
+        names=tuple(name.strip() for name in table["names"]),
     )
 
 

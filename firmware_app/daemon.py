@@ -47,27 +47,59 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     # Imported only now, so that the frame above is not kept waiting for the
     # journal's SQLite, the pin and serial libraries, the rules and the screens.
     from firmware_app.app import App
-    from firmware_app.journal import Journal
+    from firmware_app.backups import Backups
     from firmware_app.loop import Loop
-    from hw.buttons import build_buttons
-    from hw.buzzer import build_buzzer
+    from firmware_app.parts import Problem, build_part, fix_for
+    from firmware_app.recovery import close_journal, open_journal
+    from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
+    from hw.buzzer import NoBuzzer, build_buzzer
     from hw.rfid import build_reader
+    from hw.rfid.reader import NoReader
 
-    config.app.state_dir.mkdir(parents=True, exist_ok=True)
-    journal = Journal(config.app.journal)
-    buttons = build_buttons(config.buttons)
-    reader = build_reader(config.reader)
-    buzzer = build_buzzer(config.buzzer)
+    journal = backups = None
+    parts = []
     try:
+        problems: list[Problem] = []
+        names = tuple(config.buttons.get("pins", REFERENCE_PINS))
+        buttons = build_part(
+            "buttons", lambda: build_buttons(config.buttons), lambda: FakeButtons(names), problems
+        )
+        parts.append(buttons)
+        reader = build_part("reader", lambda: build_reader(config.reader), NoReader, problems)
+        parts.append(reader)
+        buzzer = build_part("buzzer", lambda: build_buzzer(config.buzzer), NoBuzzer, problems)
+        parts.append(buzzer)
+        if display.fault is not None:
+            problem = Problem("display", str(display.fault), fix_for("display", display.fault))
+            LOG.error("%s", problem)
+            problems.append(problem)
+        try:
+            config.app.state_dir.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            LOG.error("cannot create the state folder %s: %s", config.app.state_dir, error)
+        journal, outcome = open_journal(config.app.journal)
+        outcome.log()
+        backups = Backups(journal)
         app = App(
             journal,
             language=config.app.language,
             owner_catalogue=config.app.catalogue,
             buttons=buttons.names,
-            reader_name=config.reader["driver"],
+            reader_name=config.reader["driver"] if reader.__class__ is not NoReader else "none",
             defaults=config.app.setting_defaults(),
         )
-        loop = Loop(app, buttons, reader, display, notifier=notifier, buzzer=buzzer)
+        tell_start(app, outcome, problems)
+        missing = "missing: " + ", ".join(p.part for p in problems) if problems else ""
+        loop = Loop(
+            app,
+            buttons,
+            reader,
+            display,
+            notifier=notifier,
+            buzzer=buzzer,
+            backups=backups,
+            missing=missing,
+        )
         loop.tick(time.monotonic())
         notifier.ready()
         LOG.info("ready: %s", config.source or "simulator defaults")
@@ -77,7 +109,27 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     finally:
         notifier.stopping()
         display.show(message_frame("Stopped. / Zatrzymano.").image)
-        for part in (buttons, reader, buzzer):
+        for part in parts:
             part.close()
         display.close()
-        journal.close()
+        if backups is not None:
+            backups.close()
+        if journal is not None:
+            close_journal(journal)
+
+
+def tell_start(app, outcome, problems) -> None:
+    """The panel's word on what the start found: the journal's state, the parts missing."""
+    t = app.t
+    if problems:
+        names = {
+            "buttons": t("Buttons"),
+            "reader": t("Tag reader"),
+            "buzzer": t("Buzzer"),
+            "display": t("Display"),
+        }
+        lines = [f"{names[p.part]}: {p.fix}" for p in problems]
+        app.notice(t("Not working"), lines + [t("Details: systemctl status tableside")])
+    lines = outcome.message(t)
+    if lines:
+        app.notice(t("Game record"), lines)

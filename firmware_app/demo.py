@@ -33,6 +33,7 @@ from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.headless import Headless
 from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Menu, Notice, Screen
+from rules.pingwiny.options import Options
 
 SCALE = 3  # panel pixels to GIF pixels
 BEZEL = 16  # GIF pixels of frame around the panel
@@ -89,8 +90,11 @@ def write_demo_gif(path: Path, players: int = 3, seed: int = 1) -> int:
 def play_demo(players: int, seed: int) -> tuple[list[Shot], str]:
     """A whole game through the UI, then the score sheet; every frame sent, and the deck label.
 
-    The game's journal lives in a temporary folder, removed afterwards.
+    The game's journal lives in a temporary folder, removed afterwards. A
+    number of players the game does not take is refused (``SetupError``)
+    before anything is played, rather than left to the setup menu's nearest item.
     """
+    Options(players=players)
     with tempfile.TemporaryDirectory(prefix="tableside-demo-") as folder:
         sim = Headless(Path(folder), seed=seed)
         shots = _record(sim)

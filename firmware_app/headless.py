@@ -6,6 +6,7 @@ fake reader, and the real main loop runs over them, so a script exercises
 exactly what the device does between the pins and the panel.
 """
 
+import math
 import shlex
 import tempfile
 from dataclasses import dataclass, field
@@ -31,10 +32,14 @@ class ScriptError(ValueError):
 
 @dataclass
 class Headless:
-    """The app on fakes, with a virtual clock that only moves when told."""
+    """The app on fakes, with a virtual clock that only moves when told.
+
+    A ``language`` given wins over the stored setting (as ``--language`` does);
+    without one the stored setting holds, English at first.
+    """
 
     state_dir: Path
-    language: str = "en"
+    language: str | None = None
     seed: int = 1
     owner_catalogue: Path | None = None
     now: float = 0.0
@@ -46,7 +51,8 @@ class Headless:
         seeds = iter(range(self.seed, self.seed + 1000))
         self.app = App(
             self.journal,
-            language=self.language,
+            language=self.language or "en",
+            overrides={"language": self.language} if self.language else None,
             owner_catalogue=self.owner_catalogue,
             clock=lambda: 1_700_000_000 + self.now,
             seeds=lambda: next(seeds),
@@ -89,7 +95,7 @@ class Headless:
                     self.frames.append(text)
 
     def press(self, name: str, times: int = 1) -> None:
-        for _ in range(times):  # zero times is allowed: scripts stay uniform
+        for _ in range(times):
             self.buttons.press(name, self.now)
             self.run_for(TAP)
             self.buttons.release(name, self.now)
@@ -115,13 +121,13 @@ class Headless:
         verb, args = words[0], words[1:]
         try:
             if verb == "press" and len(args) in (1, 2):
-                self.press(args[0], int(args[1]) if len(args) == 2 else 1)
+                self.press(args[0], _count(args[1]) if len(args) == 2 else 1)
             elif verb == "hold" and len(args) in (1, 2):
-                self.hold(args[0], float(args[1]) if len(args) == 2 else HOLD)
+                self.hold(args[0], _seconds(args[1], "hold") if len(args) == 2 else HOLD)
             elif verb == "tag" and len(args) == 1:
                 self.tag(args[0])
             elif verb == "wait" and len(args) == 1:
-                self.run_for(float(args[0]))
+                self.run_for(_seconds(args[0], "wait"))
             elif verb == "expect" and len(args) == 1:
                 if args[0] not in self.screen:
                     raise ScriptError(f"expected {args[0]!r} on the screen:\n{self.screen}")
@@ -131,6 +137,23 @@ class Headless:
             if isinstance(error, ScriptError):
                 raise
             raise ScriptError(f"cannot run {line.strip()!r}: {error}") from None
+
+
+def _count(word: str) -> int:
+    """How many presses: at least one, so a line that would do nothing is refused."""
+    times = int(word)
+    if times < 1:
+        raise ValueError(f"a press count must be at least 1, not {times}")
+    return times
+
+
+def _seconds(word: str, verb: str) -> float:
+    """A time in seconds: finite, and above zero for a hold."""
+    seconds = float(word)
+    if not math.isfinite(seconds) or seconds < 0 or (verb == "hold" and seconds == 0):
+        least = "above 0" if verb == "hold" else "0 or more"
+        raise ValueError(f"{verb} takes a number of seconds {least}, not {word}")
+    return seconds
 
 
 def run_script(lines: list[str], state_dir: Path | None = None, **options) -> Headless:

@@ -22,7 +22,7 @@ import json
 import os
 import sqlite3
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from typing import Any
 from firmware_app.files import write_atomically
 from rules.record import FORMAT
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 # Written into the SQLite header, so a journal is recognised as ours and any
 # other SQLite file is left untouched. The bytes spell "TBLS".
 APPLICATION_ID = 0x54424C53
@@ -41,9 +41,12 @@ BUSY_TIMEOUT_MS = 5000
 # actions: undo marks the last live one, redo revives the first undone one,
 # and an append first deletes the undone tail (a new action ends redo).
 
+# A new file gets the first schema, then every migration: a new journal and
+# one migrated from an older Tableside have the same shape, and every test
+# that opens a journal runs the migrations.
 _SCHEMA = (
     # ``ended`` and ``outcome`` are NULL while a game is played; the partial
-    # unique index lets at most one game be unfinished.
+    # unique index let at most one game be unfinished (dropped in version 2).
     """CREATE TABLE games (
         id INTEGER PRIMARY KEY,
         header TEXT NOT NULL,
@@ -61,16 +64,30 @@ _SCHEMA = (
         PRIMARY KEY (game_id, seq)) WITHOUT ROWID""",
     "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
     f"PRAGMA application_id = {APPLICATION_ID}",
-    f"PRAGMA user_version = {SCHEMA_VERSION}",
+    "PRAGMA user_version = 1",
 )
+# Version -> the statements that take a journal from it to the next version,
+# each run in one transaction with the version bump, so a power cut leaves
+# the old schema or the new one. Every game, action and setting is kept.
+_MIGRATIONS = {
+    # Several unfinished games; ``played`` is when a game last took an action,
+    # so the resume list can say "12 min ago" (a version-1 game: its last known time).
+    1: (
+        "DROP INDEX one_unfinished",
+        "ALTER TABLE games ADD COLUMN played REAL",
+        "UPDATE games SET played = coalesce(ended, started)",
+    ),
+}
 _GAME = "SELECT header, outcome FROM games WHERE id = ?"
-_UNFINISHED = "SELECT id FROM games WHERE outcome IS NULL"
-_ABANDON = "UPDATE games SET outcome = 'abandoned', ended = ? WHERE outcome IS NULL"
-_NEW_GAME = "INSERT INTO games (header, started) VALUES (?, ?)"
-_FINISH = "UPDATE games SET outcome = 'finished', ended = ?, summary = ? WHERE id = ?"
-_FINISHED = """SELECT id, header, started, ended, summary,
-    (SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)
-    FROM games WHERE outcome = 'finished' ORDER BY id"""
+_LIVE_COUNT = "(SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)"
+# A game copied in by recovery from a version-1 backup has no ``played``: its start counts.
+_UNFINISHED = f"""SELECT id, header, started, coalesce(played, started) AS last, {_LIVE_COUNT}
+    FROM games WHERE outcome IS NULL ORDER BY last DESC, id DESC"""
+_NEW_GAME = "INSERT INTO games (header, started, played) VALUES (?1, ?2, ?2)"
+_PLAYED = "UPDATE games SET played = ? WHERE id = ?"
+_END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
+_ENDED = f"""SELECT id, header, started, ended, summary, {_LIVE_COUNT}, outcome
+    FROM games WHERE outcome IS NOT NULL ORDER BY id"""
 _LIVE = "SELECT notation FROM actions WHERE game_id = ? AND NOT undone ORDER BY seq"
 _COUNTS = """SELECT coalesce(sum(NOT undone), 0), coalesce(sum(undone), 0)
     FROM actions WHERE game_id = ?"""
@@ -94,9 +111,46 @@ class JournalError(Exception):
     """The journal file cannot be used, or a game cannot take what was asked."""
 
 
+# SQLite's primary result codes that mean "the storage refused", not "the file is bad".
+_STORAGE_FAULTS = {13: "full", 8: "read-only", 3: "read-only", 10: "io", 14: "io"}
+
+
+class StorageError(JournalError):
+    """A write did not reach the storage (full, read-only, I/O error); nothing changed.
+
+    ``reason`` is ``"full"``, ``"read-only"`` or ``"io"``: what the panel tells
+    the table. The same write may succeed later, once the fault is gone.
+    """
+
+    def __init__(self, message: str, reason: str) -> None:
+        super().__init__(message)
+        self.reason = reason
+
+
+def writable(path: Path) -> bool:
+    """Whether the journal file (if it exists) and its folder accept writes."""
+    folder = path.absolute().parent
+    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+
+
+def storage_fault(error: BaseException) -> str | None:
+    """``"full"``, ``"read-only"`` or ``"io"`` when ``error`` is the storage refusing."""
+    if isinstance(error, StorageError):
+        return error.reason
+    if isinstance(error, sqlite3.Error):
+        return _STORAGE_FAULTS.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
+    if isinstance(error, OSError):
+        return {28: "full", 30: "read-only", 13: "read-only"}.get(error.errno, "io")
+    return None
+
+
 @dataclass(frozen=True)
 class FinishedGame:
-    """One line of the list of finished games: enough to show it and pick it."""
+    """One line of the list of ended games: enough to show it and pick it.
+
+    ``outcome`` is ``finished`` (``summary`` holds the result) or ``abandoned``
+    (ended from the game menu before its end; ``summary`` is empty).
+    """
 
     id: int
     game: str
@@ -104,6 +158,19 @@ class FinishedGame:
     started: float
     finished: float
     summary: dict[str, Any]
+    actions: int
+    outcome: str = "finished"
+
+
+@dataclass(frozen=True)
+class UnfinishedGame:
+    """One line of the resume list: the game, when it was last played, how far it got."""
+
+    id: int
+    game: str
+    variant: str
+    started: float
+    played: float
     actions: int
 
 
@@ -115,34 +182,100 @@ class Journal:
     use it as a context manager.
     """
 
-    def __init__(self, path: str | os.PathLike[str]) -> None:
+    def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
+        self.read_only = False
+        self._db = self._connect(read_only)
+
+    def _connect(self, read_only: bool) -> sqlite3.Connection:
+        """A connection set up for use; read-only serves a storage that refuses writes."""
         try:
-            self._db = sqlite3.connect(
-                self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
-            )
+            if read_only:
+                target = f"{self.path.absolute().as_uri()}?mode=ro"
+                db = sqlite3.connect(target, uri=True, isolation_level=None)
+            else:
+                db = sqlite3.connect(
+                    self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None
+                )
         except sqlite3.Error as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from error
+            raise self._open_error(error) from error
+        before = getattr(self, "_db", None), self.read_only
         try:
+            self._db, self.read_only = db, read_only
             self._open()
         except BaseException:
-            self._db.close()
+            db.close()
+            self._db, self.read_only = before
             raise
+        return db
 
     def _open(self) -> None:
         """Check that the file is ours before changing anything, then set it up."""
         try:
             if not self._is_empty():
                 self._check_identity()
+            elif self.read_only:
+                raise JournalError(f"{self.path}: no journal to read")
+            if self.read_only:
+                version = self._pragma("user_version")
+                if version < SCHEMA_VERSION:
+                    raise JournalError(
+                        f"{self.path}: journal schema {version} must be updated to "
+                        f"{SCHEMA_VERSION}, which needs a writable storage"
+                    )
+                return
             self._set_durability()
             with self._writing():
                 if self._is_empty():
                     for statement in _SCHEMA:
                         self._db.execute(statement)
-        except sqlite3.OperationalError as error:
-            raise JournalError(f"{self.path}: cannot open the journal: {error}") from error
-        except sqlite3.DatabaseError as error:
-            raise JournalError(f"{self.path}: not a Tableside journal ({error})") from error
+            self._migrate()
+        except sqlite3.Error as error:
+            raise self._open_error(error) from error
+
+    def _open_error(self, error: sqlite3.Error) -> JournalError:
+        reason = storage_fault(error)
+        if reason is not None:
+            reason = self._refine(reason)
+            return StorageError(f"{self.path}: cannot open the journal: {error}", reason)
+        if isinstance(error, sqlite3.OperationalError):
+            return JournalError(f"{self.path}: cannot open the journal: {error}")
+        return JournalError(f"{self.path}: not a Tableside journal ({error})")
+
+    def _refine(self, reason: str) -> str:
+        """SQLite reports a full or read-only card as an I/O error at times: look at the storage."""
+        if reason != "io":
+            return reason
+        folder = self.path.absolute().parent
+        with suppress(OSError):
+            if os.statvfs(folder).f_bavail == 0:
+                return "full"
+        if not writable(self.path):
+            return "read-only"
+        return reason
+
+    def reopen(self) -> None:
+        """Open the file again for writing after the storage refused it; raises if it still does."""
+        if not writable(self.path):
+            raise StorageError(f"{self.path}: the storage is read-only", "read-only")
+        # Closed first: SQLite shares one file handle and log index per file among
+        # the connections of a process, and the read-only ones would be reused.
+        self._db.close()
+        try:
+            self._connect(read_only=False)
+        except JournalError:
+            self._connect(read_only=True)
+            raise
+
+    def _migrate(self) -> None:
+        """Bring an older journal to this schema, one version per transaction."""
+        version = self._pragma("user_version")
+        while version < SCHEMA_VERSION:
+            with self._writing():
+                for statement in _MIGRATIONS[version]:
+                    self._db.execute(statement)
+                self._db.execute(f"PRAGMA user_version = {version + 1}")
+            version += 1
 
     def _is_empty(self) -> bool:
         tables = self._db.execute("SELECT count(*) FROM sqlite_schema").fetchone()[0]
@@ -152,7 +285,7 @@ class Journal:
         if self._pragma("application_id") != APPLICATION_ID:
             raise JournalError(f"{self.path}: an SQLite file, but not a Tableside journal")
         version = self._pragma("user_version")
-        if version != SCHEMA_VERSION:
+        if not 1 <= version <= SCHEMA_VERSION:
             raise JournalError(
                 f"{self.path}: journal schema {version} (a newer Tableside?); "
                 f"this one reads schema {SCHEMA_VERSION}"
@@ -189,14 +322,29 @@ class Journal:
 
     @contextmanager
     def _writing(self) -> Iterator[None]:
-        """One transaction, committed (and so on disk) when the block ends."""
+        """One transaction, committed (and so on disk) when the block ends.
+
+        A storage fault (full, read-only, I/O error) rolls it back and raises
+        ``StorageError``: nothing changed, and the next write tries again, on
+        a journal opened read-only at start too (it reopens the file first).
+        """
+        if self.read_only:
+            self.reopen()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             yield
             self._db.execute("COMMIT")
         except BaseException as error:
             if self._db.in_transaction:
-                self._db.execute("ROLLBACK")
+                # SQLite may have rolled back by itself, as it does after an I/O error
+                with suppress(sqlite3.Error):
+                    self._db.execute("ROLLBACK")
+            reason = storage_fault(error) if isinstance(error, sqlite3.Error) else None
+            if reason is not None:
+                reason = self._refine(reason)
+                # SQLite falls back to reading a file it cannot write: reopen before the next try
+                self.read_only = self.read_only or reason != "full"
+                raise StorageError(f"{self.path}: cannot write: {error}", reason) from error
             if isinstance(error, sqlite3.OperationalError):
                 raise JournalError(f"{self.path}: cannot write: {error}") from error
             raise
@@ -204,12 +352,7 @@ class Journal:
     # -------------------------------------------------------------- games
 
     def start_game(self, header: Mapping[str, Any], *, now: float) -> int:
-        """Store a new game and return its id; it becomes the unfinished game.
-
-        A game still unfinished is marked abandoned, not refused: the daemon
-        only starts a game after the table chose "new game" over "resume",
-        and the abandoned game's actions stay in the journal.
-        """
+        """Store a new game and return its id; the other unfinished games stay as they are."""
         if not isinstance(header, Mapping) or header.get("format") != FORMAT:
             raise ValueError(f"a game header is a '{FORMAT}' mapping, not {header!r:.60}")
         if header.get("actions"):
@@ -217,13 +360,38 @@ class Journal:
         kept = {key: value for key, value in header.items() if key != "actions"}
         stored = json.dumps(kept, ensure_ascii=False, allow_nan=False)
         with self._writing():
-            self._db.execute(_ABANDON, (now,))
             return self._db.execute(_NEW_GAME, (stored, now)).lastrowid
 
+    def complete_catalogue(self, game_id: int, catalogue: Mapping[str, Any]) -> None:
+        """Replace the catalogue in a running game's header by one that knows more.
+
+        Only values the table taught may change, from unknown to known: the
+        caller (``Session.teach``) checks that the game still replays the same.
+        """
+        header, _ = self._game(game_id)
+        record = json.loads(header)
+        record["catalogue"] = catalogue
+        stored = json.dumps(record, ensure_ascii=False, allow_nan=False)
+        with self._writing():
+            self._playing(game_id)
+            self._db.execute("UPDATE games SET header = ? WHERE id = ?", (stored, game_id))
+
     def unfinished(self) -> int | None:
-        """The id of the game being played, if any: the one to offer to resume."""
-        row = self._db.execute(_UNFINISHED).fetchone()
-        return None if row is None else row[0]
+        """The id of the unfinished game played last, if any: the one to resume first."""
+        games = self.unfinished_games()
+        return games[0].id if games else None
+
+    def unfinished_games(self) -> list[UnfinishedGame]:
+        """Every unfinished game, the one played last first."""
+        games = []
+        for game_id, header, started, played, actions in self._db.execute(_UNFINISHED):
+            head = json.loads(header)
+            games.append(
+                UnfinishedGame(
+                    game_id, head.get("game", ""), head.get("variant", ""), started, played, actions
+                )
+            )
+        return games
 
     def record(self, game_id: int) -> dict[str, Any]:
         """The header and the live actions: exactly what ``rules.record.replay`` takes."""
@@ -238,27 +406,37 @@ class Journal:
         Call it when the table has accepted the final score: undo ends here.
         The undone tail, which can no longer be redone, is dropped.
         """
+        self._end(game_id, "finished", summary, now)
+
+    def abandon(self, game_id: int, *, now: float) -> None:
+        """End a game before its end, keeping it: it is listed and exported as abandoned.
+
+        Nothing is deleted; like a finished game it can no longer change, and
+        its undone tail is dropped.
+        """
+        self._end(game_id, "abandoned", {}, now)
+
+    def _end(self, game_id: int, outcome: str, summary: Mapping[str, Any], now: float) -> None:
         stored = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
         with self._writing():
             self._playing(game_id)
             self._db.execute(_DROP_REDO, (game_id,))
-            self._db.execute(_FINISH, (now, stored, game_id))
+            self._db.execute(_END, (outcome, now, stored, game_id))
 
     def finished_games(self) -> list[FinishedGame]:
         """Every finished game, oldest first."""
+        return [game for game in self.ended_games() if game.outcome == "finished"]
+
+    def ended_games(self) -> list[FinishedGame]:
+        """Every finished or abandoned game, oldest first."""
         games = []
-        for game_id, header, started, ended, summary, actions in self._db.execute(_FINISHED):
+        for row in self._db.execute(_ENDED):
+            game_id, header, started, ended, summary, actions, outcome = row
             head = json.loads(header)
+            game, variant = head.get("game", ""), head.get("variant", "")
+            summary = json.loads(summary) if summary else {}
             games.append(
-                FinishedGame(
-                    game_id,
-                    head.get("game", ""),
-                    head.get("variant", ""),
-                    started,
-                    ended,
-                    json.loads(summary),
-                    actions,
-                )
+                FinishedGame(game_id, game, variant, started, ended, summary, actions, outcome)
             )
         return games
 
@@ -275,18 +453,21 @@ class Journal:
 
     # ------------------------------------------------------------ actions
 
-    def append(self, game_id: int, notation: str) -> int:
+    def append(self, game_id: int, notation: str, *, now: float | None = None) -> int:
         """Commit one accepted action and return its number (1 for the first).
 
         The commit is on disk when this returns, so the daemon shows the
         result only afterwards. Any undone actions are dropped first: after
-        a new action there is nothing to redo.
+        a new action there is nothing to redo. ``now``, when given, is kept
+        as the time the game was last played.
         """
         if not isinstance(notation, str) or not notation.strip():
             raise ValueError(f"an action is a non-empty notation, not {notation!r}")
         with self._writing():
             self._playing(game_id)
             self._db.execute(_DROP_REDO, (game_id,))
+            if now is not None:
+                self._db.execute(_PLAYED, (now, game_id))
             return self._db.execute(_APPEND, (game_id, notation)).fetchone()[0]
 
     def undo(self, game_id: int) -> str | None:
@@ -328,18 +509,22 @@ class Journal:
     # ------------------------------------------------------------- export
 
     def export(self, game_id: int) -> dict[str, Any]:
-        """The record of a finished game, as ``docs/game-record.md`` describes it.
+        """The record of an ended game, as ``docs/game-record.md`` describes it.
 
-        Only finished games: an export is the lasting document of a game,
-        while the record of a game in play still changes.
+        Only ended games: an export is the lasting document of a game, while
+        the record of a game in play still changes. An abandoned game's
+        record says so (``"outcome": "abandoned"``).
         """
         _, outcome = self._game(game_id)
-        if outcome != "finished":
+        if outcome is None:
             raise JournalError(f"{self.path}: game {game_id} is not finished")
-        return self.record(game_id)
+        record = self.record(game_id)
+        return record | {"outcome": outcome} if outcome == "abandoned" else record
 
     def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write each finished game to ``folder/game-NNNNN.json``; return the paths.
+        """Write each ended game to ``folder/game-NNNNN.json``; return the paths.
+
+        An abandoned game's file is ``game-NNNNN-abandoned.json``.
 
         Each file is written atomically, so a power cut leaves either the old
         file or the new one; exporting again rewrites the same names.
@@ -347,8 +532,9 @@ class Journal:
         target = Path(folder)
         target.mkdir(parents=True, exist_ok=True)
         written = []
-        for game in self.finished_games():
-            path = target / f"game-{game.id:05d}.json"
+        for game in self.ended_games():
+            mark = "-abandoned" if game.outcome == "abandoned" else ""
+            path = target / f"game-{game.id:05d}{mark}.json"
             text = json.dumps(self.export(game.id), ensure_ascii=False, indent=2) + "\n"
             write_atomically(path, text.encode("utf-8"))
             written.append(path)
@@ -372,18 +558,38 @@ class Journal:
     # ---------------------------------------------------------- integrity
 
     def check(self) -> list[str]:
-        """Every problem SQLite or the undo rules find in the file; empty when sound."""
-        problems = [row[0] for row in self._db.execute("PRAGMA integrity_check")]
-        problems = [text for text in problems if text != "ok"]
-        problems += [
-            f"a row of {table} refers to a missing row of {parent}"
-            for table, _, parent, _ in self._db.execute("PRAGMA foreign_key_check")
-        ]
-        problems += [
-            f"game {game_id}: live action {seq} follows an undone action"
-            for game_id, seq in self._db.execute(_BROKEN_TAIL)
-        ]
+        """Every problem SQLite or the undo rules find in the file; empty when sound.
+
+        A file too damaged to check says so as its one problem, rather than raising.
+        """
+        queries = (
+            ("PRAGMA integrity_check", lambda row: None if row[0] == "ok" else row[0]),
+            (
+                "PRAGMA foreign_key_check",
+                lambda row: f"a row of {row[0]} refers to a missing row of {row[2]}",
+            ),
+            (
+                _BROKEN_TAIL,
+                lambda row: f"game {row[0]}: live action {row[1]} follows an undone action",
+            ),
+        )
+        problems = []
+        for query, problem in queries:
+            try:
+                problems += [text for row in self._db.execute(query) if (text := problem(row))]
+            except sqlite3.DatabaseError as error:
+                problems.append(f"{self.path}: cannot be checked: {error}")
+                break
         return problems
+
+    def checkpoint(self) -> None:
+        """Copy the write-ahead log into the main file and empty it (end of a game, a stop).
+
+        A failure is left for SQLite's next checkpoint: the log keeps every commit.
+        """
+        if not self.read_only:
+            with suppress(sqlite3.Error):
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def close(self) -> None:
         self._db.close()

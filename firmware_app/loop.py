@@ -5,21 +5,33 @@ scripts; only the hardware objects and the clock differ. A frame is drawn
 only after an input (drawing is the costly part); the last frame is offered
 to the panel every tick, which costs a 1 KiB comparison and lets a panel
 that was unplugged come back by itself.
+
+An input whose write the storage refuses (full, read-only, I/O error) is
+refused as a whole: the screens go back to what they were before it, the
+panel says the move was not saved, and the next input simply tries again,
+so play continues by itself once the fault is gone.
 """
 
 import logging
+
+from firmware_app.journal import StorageError
+from firmware_app.status import play_status
 
 LOG = logging.getLogger("tableside.loop")
 
 
 class Loop:
-    def __init__(self, app, buttons, reader, display, *, notifier=None, buzzer=None) -> None:
+    def __init__(
+        self, app, buttons, reader, display, *, notifier=None, buzzer=None, backups=None, missing=""
+    ) -> None:
         self.app, self.buttons, self.reader, self.display = app, buttons, reader, display
-        self.notifier, self.buzzer = notifier, buzzer
+        self.notifier, self.buzzer, self.backups = notifier, buzzer, backups
+        self.missing = missing  # the parts that do not work, for the status line
         self.frame = None
         self.last_input = None
         self.asleep = False
         self.contrast = None
+        self.status = None
 
     def tick(self, now: float) -> bool:
         """Poll every input, update the app, show the picture; True if it was redrawn."""
@@ -34,17 +46,18 @@ class Loop:
                 button_events = []
             top = self.app.top
             for event in button_events:
-                self.app.button(event)
+                self._saved(self.app.button, event)
             for event in tag_events:
                 if self.buzzer:
                     self.buzzer.click()
-                self.app.tag(event)
+                self._saved(self.app.tag, event)
             if self.app.top is not top:
                 self.buttons.forget_held()
         redrawn = False
         if self.frame is None or button_events or tag_events:
             self.frame = self.app.render()
             redrawn = True
+            self._tell_status()
         if self.last_input is None:
             self.last_input = now
         self._maybe_sleep(now)
@@ -54,9 +67,29 @@ class Loop:
                 self.display.contrast(contrast)
                 self.contrast = contrast
             self.display.show(self.frame.image)
+        if self.backups:
+            self.backups.tick(now)
         if self.notifier:
             self.notifier.watchdog()
         return redrawn
+
+    def _saved(self, handle, event) -> None:
+        """Hand one event to the app; if its write is refused, undo its screen changes."""
+        stack = list(self.app.stack)
+        try:
+            handle(event)
+        except StorageError as error:
+            LOG.error("input %s not saved: %s", event, error)
+            self.app.stack = stack
+            self.app.unsaved(error.reason)
+
+    def _tell_status(self) -> None:
+        if not self.notifier:
+            return
+        status = play_status(self.app) + (f"; {self.missing}" if self.missing else "")
+        if status != self.status:
+            self.status = status
+            self.notifier.status(status)
 
     def _maybe_sleep(self, now: float) -> None:
         minutes = self.app.setting("sleep_minutes")

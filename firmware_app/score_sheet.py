@@ -40,11 +40,17 @@ def sheet_text(
 
 
 def player_names(options_names, count: int) -> list[str]:
-    return list(options_names) if options_names else [f"Player {i + 1}" for i in range(count)]
+    """The names by seat; a seat without one (or a game without names) is "Player N"."""
+    names = options_names or [None] * count
+    return [name or f"Player {i + 1}" for i, name in enumerate(names)]
 
 
 def popiel_text(score, names: list[str], demo_label: str | None, final: bool = True) -> str:
-    """Król Popiel's totals, with the track space and marker each pawn shows."""
+    """Król Popiel's totals, with the track space and marker each pawn shows.
+
+    The reward tokens are named as on the panel's reward menu.
+    """
+    from firmware_app.flows.popiel import REWARD_NAMES
     from rules.popiel.track import on_track
 
     lines = [f"[{demo_label}]"] if demo_label else []
@@ -52,7 +58,7 @@ def popiel_text(score, names: list[str], demo_label: str | None, final: bool = T
         where = on_track(total)
         marker = ", marker flipped" if where.flipped else ""
         laps = f", {where.laps} laps" if where.laps > 1 else ""
-        tokens = ", ".join(score.rewards[p]) or "no reward tokens"
+        tokens = ", ".join(REWARD_NAMES[kind] for kind in score.rewards[p]) or "no reward tokens"
         lines.append(f"{names[p]}: {total}  (track space {where.space}{marker}{laps}; {tokens})")
     winners = " and ".join(names[w] for w in score.winners)
     lines.append(f"Winner: {winners}" if final else f"Leading so far: {winners}")

@@ -8,13 +8,14 @@ random source lives in the state.
 """
 
 from rules.actions import Action
-from rules.record import new_record, replay
+from rules.record import RecordError, game_of, new_record, replay
 
 
 class Session:
     def __init__(self, journal, game_id: int, record: dict) -> None:
         result = replay(record)
         self.journal, self.game_id = journal, game_id
+        self.key = (record["game"], record["variant"])  # as in rules.record.VARIANTS
         self.game = result.game
         self.states = list(result.states)
 
@@ -23,15 +24,38 @@ class Session:
         cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
     ) -> "Session":
         header = new_record(*game, options, catalogue)
+        game_of(header)  # a setup the engine refuses never reaches the journal
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 
     @classmethod
-    def resume(cls, journal) -> "Session | None":
-        game_id = journal.unfinished()
-        if game_id is None:
-            return None
+    def load(cls, journal, game_id: int) -> "Session":
+        """A game of the journal, replayed to where the table left it."""
         return cls(journal, game_id, journal.record(game_id))
+
+    def teach(self, catalogue: dict) -> None:
+        """Complete the game's catalogue with values the table taught, in the journal too.
+
+        A taught value was unknown until now, and the engine refuses whatever
+        would read an unknown value, so every recorded action replays the same
+        on the completed catalogue; this is checked before anything is written.
+        """
+        record = self.journal.record(self.game_id)
+        record["catalogue"] = catalogue
+        try:
+            result = replay(record)
+        except RecordError as error:
+            raise ValueError(f"the taught values would change the game: {error}") from error
+        if [s.to_json() for s in result.states] != [s.to_json() for s in self.states]:
+            raise ValueError("the taught values would change the game")
+        self.journal.complete_catalogue(self.game_id, catalogue)
+        self.game, self.states = result.game, list(result.states)
+
+    @classmethod
+    def resume(cls, journal) -> "Session | None":
+        """The unfinished game played last, if any."""
+        game_id = journal.unfinished()
+        return None if game_id is None else cls.load(journal, game_id)
 
     @property
     def state(self):
@@ -41,11 +65,12 @@ class Session:
     def over(self) -> bool:
         return self.state.phase == "over"
 
-    def act(self, action: str | Action) -> list[dict]:
-        """Apply, then commit; a refused action raises and nothing is written."""
+    def act(self, action: str | Action, now: float | None = None) -> list[dict]:
+        """Apply, then commit (``now``: when it was played); a refused action raises
+        and nothing is written."""
         action = Action.parse(action) if isinstance(action, str) else action
         new, events = self.game.apply(self.state, action)
-        self.journal.append(self.game_id, str(action))
+        self.journal.append(self.game_id, str(action), now=now)
         self.states.append(new)
         return events
 
@@ -77,3 +102,7 @@ class Session:
         else:
             summary = self.game.score(self.state).to_json()
         self.journal.finish(self.game_id, summary, now=now)
+
+    def abandon(self, now: float) -> None:
+        """The table ended the game before its end: it is kept, as abandoned."""
+        self.journal.abandon(self.game_id, now=now)

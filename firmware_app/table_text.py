@@ -7,7 +7,7 @@ take or return and where, which card to lay out, that the last round began.
 
 from collections import Counter
 
-from rules.colours import INDEX
+from rules.colours import COLOURS, INDEX
 
 DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
 SUPPLY_PLACE = {"red": "gorilla", "blue": "chimp", "green": "storehouse", "yellow": "shop"}
@@ -74,3 +74,13 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
         elif kind == "corrected":
             lines.append(t("Corrected."))
     return lines
+
+
+def penguin_name(t, game, penguin: str) -> str:
+    """``Rico (red)``: the card's name and the colour its bonus counts."""
+    return penguin_label(t, penguin.capitalize(), COLOURS[game.cards.penguins[penguin]])
+
+
+def penguin_label(t, name: str, colour: str | None) -> str:
+    """A penguin card by name and colour, the colour left out where it is unknown."""
+    return f"{name} ({t.name(colour)})" if colour else name

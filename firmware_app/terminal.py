@@ -12,10 +12,16 @@ press has been released and the buttons' lock-out is over. Keys typed ahead
 wait in the terminal's buffer, so none is swallowed by the debounce and they
 act in the order typed.
 
+The panel is drawn in half blocks, its pixels square, on a terminal large
+enough for that, the legend and the screen's text (130x45 or 164x38); on a
+smaller one, down to 66x19 (an 80x24 terminal), in braille, 2x4 pixels a
+character. The layout follows the terminal's size at every frame, so a
+resized terminal is redrawn to fit.
+
 Everything but the thin curses part at the end is plain code on any clock:
-the key map (``command_for``), the half-block drawing (``half_blocks``), the
-layout (``compose``) and the ``Simulator`` itself, so the tests need no
-terminal.
+the key map (``command_for``), the drawing (``half_blocks``, ``braille``), the
+layout (``layout_for``, ``compose``) and the ``Simulator`` itself, so the
+tests need no terminal.
 """
 
 import codecs
@@ -23,6 +29,7 @@ import curses
 import locale
 import logging
 import os
+import secrets
 import string
 import sys
 import textwrap
@@ -31,6 +38,7 @@ from collections.abc import Mapping
 from contextlib import suppress
 from dataclasses import dataclass
 from enum import Enum
+from functools import cache
 from itertools import count
 
 from PIL import Image
@@ -50,15 +58,18 @@ LOG = logging.getLogger("tableside.terminal")
 NOT_A_TERMINAL = "tableside sim needs a terminal; use --headless --script FILE"
 NOT_UTF8 = "tableside sim needs a UTF-8 terminal: set LANG, e.g. LANG=C.UTF-8"
 TOO_SMALL = (
-    "tableside sim needs a terminal of at least {below} characters "
-    "(or {beside}); this one is {cols}x{rows}"
+    "tableside sim needs a terminal of at least {smallest} characters "
+    "({below} or {beside} for the full picture); this one is {cols}x{rows}"
 )
 
 TICK_MS = 10  # the main loop's tick: how long one wait for a key may last
 ESC_DELAY_MS = 25  # how long curses waits to tell Esc from an arrow key's sequence
-# A key's press, and the quiet after its release: each a little longer than the
-# buttons' lock-out, so neither the release nor the next press falls inside one.
-TAP = GAP = DEFAULT_TIMING.debounce_ms / 1000 + 0.01
+# A key's press outlasts the glitch filter (the PRESS comes when it ends) and
+# the lock-out after it; the quiet after the release outlasts the lock-out
+# again. Each with a little to spare, so neither the release nor the next
+# press falls inside one.
+GAP = DEFAULT_TIMING.debounce_ms / 1000 + 0.01
+TAP = DEFAULT_TIMING.min_press_ms / 1000 + GAP
 HOLD = DEFAULT_TIMING.long_press_ms / 1000 + 0.1  # ``u``: BACK held past a long press
 TAG_ON = 0.3  # how long a typed tag lies on the reader
 TAG_GRACE = 0.3  # the reader's grace: a tag off this long has left
@@ -117,6 +128,17 @@ def command_for(key: str | int) -> Command | None:
 # ------------------------------------------------------------------ drawing
 
 BLOCKS = " ▄▀█"  # indexed by 2 * (upper pixel lit) + (lower pixel lit)
+BRAILLE = 0x2800  # the braille cell with no dot raised; each raised dot adds its bit
+# The bit of each dot of a braille cell, by (column, row) of its 2x4 pixels:
+# dots 1-2-3 down the left, 4-5-6 down the right, then 7 and 8 under them.
+DOT_BITS = ((0x01, 0x02, 0x04, 0x40), (0x08, 0x10, 0x20, 0x80))
+
+
+def _lit(image: Image.Image) -> bytes:
+    """One byte a pixel (0 or 255) of a one-bit image, row by row."""
+    if image.mode != "1":
+        raise ValueError(f"expected a one-bit image (mode '1'), not mode {image.mode!r}")
+    return image.convert("L").tobytes()
 
 
 def half_blocks(image: Image.Image) -> list[str]:
@@ -126,10 +148,8 @@ def half_blocks(image: Image.Image) -> list[str]:
     per character row keep the panel's square pixels square. An odd last
     pixel row is drawn over an unlit one.
     """
-    if image.mode != "1":
-        raise ValueError(f"expected a one-bit image (mode '1'), not mode {image.mode!r}")
     width, height = image.size
-    lit = image.convert("L").tobytes()  # one byte a pixel: 0 or 255
+    lit = _lit(image)
     rows = []
     for y in range(0, height, 2):
         upper = lit[y * width : (y + 1) * width]
@@ -140,6 +160,37 @@ def half_blocks(image: Image.Image) -> list[str]:
     return rows
 
 
+def braille(image: Image.Image) -> list[str]:
+    """Text rows that draw a one-bit image in braille, each character 2x4 pixels.
+
+    The panel's 128x64 pixels become 64x16 characters, small enough for an
+    80x24 terminal. The pixels are no longer square (a cell is about twice as
+    tall as wide, so four pixel rows are squeezed into it), but every pixel is
+    there. A cell past the image's edge is drawn unlit.
+    """
+    width, height = image.size
+    lit = _lit(image)
+    rows = []
+    for top in range(0, height, 4):
+        cells = [BRAILLE] * ((width + 1) // 2)
+        for dy in range(min(4, height - top)):
+            line = lit[(top + dy) * width : (top + dy + 1) * width]
+            for x in range(width):
+                if line[x]:
+                    cells[x // 2] |= DOT_BITS[x % 2][dy]
+        rows.append("".join(map(chr, cells)))
+    return rows
+
+
+class Layout(Enum):
+    """How the terminal is filled, by its size (see ``layout_for``)."""
+
+    BESIDE = "beside"  # half blocks, the screen's text to their right
+    BELOW = "below"  # half blocks, the screen's text under the legend
+    BRAILLE = "braille"  # braille, a short legend beside, the text below where it fits
+    TOO_SMALL = "too small"
+
+
 PANEL_COLS = WIDTH + 2  # the half blocks inside a frame
 PANEL_ROWS = HEIGHT // 2 + 2
 LEGEND_ROWS = 3
@@ -147,30 +198,47 @@ TEXT_ROWS = 7  # the frame's text: a title and the body rows, with one to spare
 TEXT_COLS = 32
 BESIDE = (PANEL_COLS + 2 + TEXT_COLS, PANEL_ROWS + LEGEND_ROWS + 1)  # text right of the panel
 BELOW = (PANEL_COLS, PANEL_ROWS + LEGEND_ROWS + 1 + TEXT_ROWS)  # text under the status line
+DOTS_COLS = WIDTH // 2 + 2  # the braille cells inside a frame
+DOTS_ROWS = HEIGHT // 4 + 2
+SMALLEST = (DOTS_COLS, DOTS_ROWS + 1)  # the braille panel and the status line
 BLANK = (" " * WIDTH,) * (HEIGHT // 2)
+BLANK_DOTS = (chr(BRAILLE) * (WIDTH // 2),) * (HEIGHT // 4)
 
 # The terminal's own words, in the app's language; the colour names are the app's.
-WORDS: Mapping[str, Mapping[str, str]] = {
+WORDS: Mapping[str, Mapping[str, str | tuple[str, ...]]] = {
     "en": {
         "keys": "↑ ↓ up, down   Enter/Space OK   Backspace/Esc BACK   u undo (long BACK)",
         "more": "t lay a tag on the reader (type its UID)   q quit (the journal keeps the game)",
+        "short": ("↑ ↓ up, down", "Enter OK", "Esc BACK", "u undo", "t tag", "q quit"),
         "prompt": "Tag UID in hex (Enter lays it on the reader, Esc cancels): ",
         "asleep": "The panel is asleep: any key wakes it.",
     },
     "pl": {
         "keys": "↑ ↓ góra, dół   Enter/Spacja OK   Backspace/Esc WSTECZ   u cofnij (długie WSTECZ)",
         "more": "t połóż tag na czytniku (wpisz UID)   q wyjście (dziennik zachowuje grę)",
+        "short": ("↑ ↓ góra, dół", "Enter OK", "Esc WSTECZ", "u cofnij", "t tag", "q wyjście"),
         "prompt": "UID tagu szesnastkowo (Enter kładzie go na czytniku, Esc anuluje): ",
         "asleep": "Ekran śpi: dowolny klawisz go budzi.",
     },
 }
 
 
+def _colour_keys(language: str) -> list[str]:
+    name = Translator(language).name
+    return [f"{key} {name(colour)}" for key, colour in COLOUR_KEYS.items()]
+
+
+@cache
 def legend(language: str) -> list[str]:
     """The key legend, its colour line built from the key map itself."""
-    words, name = WORDS[language], Translator(language).name
-    colours = "   ".join(f"{key} {name(colour)}" for key, colour in COLOUR_KEYS.items())
-    return [words["keys"], colours, words["more"]]
+    words = WORDS[language]
+    return [words["keys"], "   ".join(_colour_keys(language)), words["more"]]
+
+
+@cache
+def short_legend(language: str) -> list[str]:
+    """The legend one key a line, for the narrow column beside the braille panel."""
+    return [*WORDS[language]["short"], *_colour_keys(language)]
 
 
 @dataclass(frozen=True)
@@ -178,6 +246,7 @@ class View:
     """Everything the terminal shows; the screen is redrawn only when it changes."""
 
     panel: tuple[str, ...]  # the half-block rows of the panel (blank while it sleeps)
+    dots: tuple[str, ...]  # the same frame in braille rows, for a small terminal
     text: tuple[str, ...]  # the frame's text lines, for reading and for screen readers
     log: str  # the last log line: refusals, actions, undo
     prompt: str | None  # the tag UID being typed, or None
@@ -185,15 +254,21 @@ class View:
     language: str
 
 
+def layout_for(cols: int, rows: int) -> Layout:
+    """The full picture when the half blocks, legend and text fit; else braille; else none."""
+    if cols >= BESIDE[0] and rows >= BESIDE[1]:
+        return Layout.BESIDE
+    if cols >= BELOW[0] and rows >= BELOW[1]:
+        return Layout.BELOW
+    if cols >= SMALLEST[0] and rows >= SMALLEST[1]:
+        return Layout.BRAILLE
+    return Layout.TOO_SMALL
+
+
 def size_text(cols: int, rows: int) -> str:
     """Why a terminal of ``cols`` x ``rows`` is too small, and what is enough."""
-    below, beside = ("{}x{}".format(*size) for size in (BELOW, BESIDE))
-    return TOO_SMALL.format(below=below, beside=beside, cols=cols, rows=rows)
-
-
-def fits(cols: int, rows: int) -> bool:
-    """Whether the panel, the legend and the screen's text all fit."""
-    return any(cols >= c and rows >= r for c, r in (BESIDE, BELOW))
+    smallest, below, beside = ("{}x{}".format(*size) for size in (SMALLEST, BELOW, BESIDE))
+    return TOO_SMALL.format(smallest=smallest, below=below, beside=beside, cols=cols, rows=rows)
 
 
 Piece = tuple[int, int, str]  # row, column, text
@@ -202,31 +277,79 @@ Piece = tuple[int, int, str]  # row, column, text
 def compose(view: View, cols: int, rows: int) -> list[Piece]:
     """Where each text goes on a terminal of ``cols`` x ``rows``.
 
-    The panel in a frame, the legend and the status line under it; the
-    frame's text beside the panel when there is room, else below. Every
-    piece is cut to the screen, and the bottom-right cell is never written
-    (curses refuses it).
+    The panel in a frame, then the legend and the status line; the frame's
+    text beside the panel or below. On a terminal too small for the half
+    blocks, the panel in braille with a short legend beside it and the text
+    below, in columns, as far as it fits. Every piece is cut to the screen,
+    and the bottom-right cell is never written (curses refuses it).
     """
-    if not fits(cols, rows):
+    layout = layout_for(cols, rows)
+    if layout is Layout.TOO_SMALL:
         lines = textwrap.wrap(size_text(cols, rows), max(cols - 1, 1))
         return _clip([(i, 0, line) for i, line in enumerate(lines)], cols, rows)
-    words = WORDS[view.language]
-    title = "─ Tableside "
-    pieces = [(0, 0, "┌" + title + "─" * (WIDTH - len(title)) + "┐")]
-    pieces += [(1 + i, 0, f"│{row}│") for i, row in enumerate(view.panel)]
-    pieces.append((PANEL_ROWS - 1, 0, "└" + "─" * WIDTH + "┘"))
+    text = (WORDS[view.language]["asleep"],) if view.asleep else view.text[:TEXT_ROWS]
+    if layout is Layout.BRAILLE:
+        return _clip(_braille_pieces(view, text, cols, rows), cols, rows)
+    pieces = _framed(view.panel)
     pieces += [(PANEL_ROWS + i, 0, line) for i, line in enumerate(legend(view.language))]
     status_row = PANEL_ROWS + LEGEND_ROWS
-    if view.prompt is None:
-        pieces.append((status_row, 0, view.log))
-    else:
-        pieces.append((status_row, 0, words["prompt"] + view.prompt + "_"))
-    text = (words["asleep"],) if view.asleep else view.text[:TEXT_ROWS]
-    if cols >= BESIDE[0]:
+    pieces.append((status_row, 0, _status(view)))
+    if layout is Layout.BESIDE:
         pieces += [(1 + i, PANEL_COLS + 2, line) for i, line in enumerate(text)]
     else:
         pieces += [(status_row + 1 + i, 0, line) for i, line in enumerate(text)]
     return _clip(pieces, cols, rows)
+
+
+def _braille_pieces(view: View, text: tuple[str, ...], cols: int, rows: int) -> list[Piece]:
+    pieces = _framed(view.dots)
+    keys = short_legend(view.language)
+    row = DOTS_ROWS
+    pieces.append((row, 0, _status(view)))
+    row += 1
+    if cols >= DOTS_COLS + 1 + max(map(len, keys)):
+        pieces += [(i, DOTS_COLS + 1, key) for i, key in enumerate(keys)]
+    else:  # the legend under the status line, as many keys a line as fit
+        lines = _packed(keys, cols - 1)
+        pieces += [(row + i, 0, line) for i, line in enumerate(lines)]
+        row += len(lines)
+    room = rows - row  # the text in columns under it, when it is longer than the rows left
+    if room > 0:
+        columns = max(1, (cols + 2) // (TEXT_COLS + 2))
+        shown = text[: room * columns]
+        width = TEXT_COLS if len(shown) > room else cols
+        for i, line in enumerate(shown):
+            pieces.append((row + i % room, (i // room) * (TEXT_COLS + 2), line[:width]))
+    return pieces
+
+
+def _packed(items: list[str], width: int) -> list[str]:
+    """The items in lines of at most ``width`` characters, three spaces apart."""
+    lines = [items[0]]
+    for item in items[1:]:
+        joined = f"{lines[-1]}   {item}"
+        if len(joined) <= width:
+            lines[-1] = joined
+        else:
+            lines.append(item)
+    return lines
+
+
+def _framed(panel: tuple[str, ...]) -> list[Piece]:
+    """The panel's rows in a box titled Tableside."""
+    width = len(panel[0])
+    title = "─ Tableside "
+    pieces = [(0, 0, "┌" + title + "─" * (width - len(title)) + "┐")]
+    pieces += [(1 + i, 0, f"│{row}│") for i, row in enumerate(panel)]
+    pieces.append((len(panel) + 1, 0, "└" + "─" * width + "┘"))
+    return pieces
+
+
+def _status(view: View) -> str:
+    """The status line: the last log line, or the tag prompt while a UID is typed."""
+    if view.prompt is None:
+        return view.log
+    return WORDS[view.language]["prompt"] + view.prompt + "_"
 
 
 def _clip(pieces: list[Piece], cols: int, rows: int) -> list[Piece]:
@@ -283,17 +406,22 @@ class Simulator:
     The curses part calls ``tick`` every few milliseconds with the real clock
     and ``key`` for each key, once ``ready``; the tests do the same with a
     clock of their own. The app's shuffles and draws take ``seed``, then
-    ``seed + 1`` and so on, one per new game.
+    ``seed + 1`` and so on, one per new game; the status line starts with it.
+    A ``language`` given (``--language``) wins over the stored setting for
+    this run; without one the stored setting holds, English at first.
     """
 
-    def __init__(self, settings: AppSettings, language: str, seed: int, now: float) -> None:
+    def __init__(self, settings: AppSettings, language: str | None, seed: int, now: float) -> None:
         self.now = now
         settings.state_dir.mkdir(parents=True, exist_ok=True)
         self.journal = Journal(settings.journal)
+        self.log = LogTail()
+        self.log.attach()
         seeds = count(seed)
         self.app = App(
             self.journal,
-            language=language,
+            language=language or "en",
+            overrides={"language": language} if language else None,
             owner_catalogue=settings.catalogue,
             seeds=lambda: next(seeds),
             reader_name=FakeReader.name,
@@ -307,9 +435,8 @@ class Simulator:
         self._free_at = now  # when the next key may act
         self._tag_off_at: float | None = None
         self._image: Image.Image | None = None
-        self._rows = BLANK
-        self.log = LogTail()
-        self.log.attach()
+        self._rows, self._dots = BLANK, BLANK_DOTS
+        LOG.info("seed %d (tableside sim --seed %d draws the same again)", seed, seed)
 
     def close(self) -> None:
         """Let go of the fakes, the journal and the log; the journal keeps the game."""
@@ -369,14 +496,16 @@ class Simulator:
         self._free_at = self._tag_off_at + TAG_GRACE + GAP
 
     def view(self) -> View:
-        """What the terminal should show now; the half blocks are redone only for a new frame."""
+        """What the terminal should show now; the pictures are redone only for a new frame."""
         image = self.display.last_image
         if image is not None and image is not self._image:
-            self._image, self._rows = image, tuple(half_blocks(image))
+            self._image = image
+            self._rows, self._dots = tuple(half_blocks(image)), tuple(braille(image))
         asleep = self.display.asleep
         frame = self.loop.frame
         return View(
             panel=BLANK if asleep else self._rows,
+            dots=BLANK_DOTS if asleep else self._dots,
             text=tuple(frame.lines) if frame else (),
             log=self.log.text,
             prompt=self.prompt,
@@ -388,12 +517,18 @@ class Simulator:
 # ------------------------------------------------------------------- curses
 
 
-def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
+def fresh_seed() -> int:
+    """A seed for a run without ``--seed``: a new game each launch, short enough to retype."""
+    return secrets.randbelow(1_000_000)
+
+
+def run_terminal(state_dir: str | None, language: str | None, seed: int | None) -> int:
     """Play on the keyboard until ``q``; the exit status for ``tableside sim``.
 
     The journal lives in the simulator's default state folder unless
     ``state_dir`` is given, so a game survives quitting and is offered for
-    resuming next time.
+    resuming next time. Without ``seed``, a fresh one; it is shown on the
+    status line and printed on the way out, so a game can be dealt again.
     """
     with suppress(locale.Error):  # an unknown LANG: the UTF-8 check says what to do
         locale.setlocale(locale.LC_ALL, "")  # curses writes in the locale's encoding
@@ -403,6 +538,7 @@ def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
         return 1
     environ = {**os.environ, **({"TABLESIDE_STATE_DIR": state_dir} if state_dir else {})}
     settings = load_config(None, environ=environ).app
+    seed = fresh_seed() if seed is None else seed
     sim = Simulator(settings, language, seed, time.monotonic())
     try:
         curses.wrapper(_play, sim)
@@ -411,6 +547,7 @@ def run_terminal(state_dir: str | None, language: str, seed: int) -> int:
     finally:
         sim.close()
     print(f"The journal is kept in {settings.journal}; tableside sim goes on from there.")
+    print(f"This run's seed was {seed}: tableside sim --seed {seed} draws the same again.")
     return 0
 
 
@@ -425,7 +562,7 @@ def _terminal_problem() -> str | None:
     except curses.error as error:
         return f"tableside sim cannot drive this terminal: {error}"
     cols, rows = os.get_terminal_size(sys.stdout.fileno())
-    return None if fits(cols, rows) else size_text(cols, rows)
+    return size_text(cols, rows) if layout_for(cols, rows) is Layout.TOO_SMALL else None
 
 
 def _play(screen: "curses.window", sim: Simulator) -> None:
@@ -449,6 +586,10 @@ def _play(screen: "curses.window", sim: Simulator) -> None:
             key = screen.get_wch()
         except curses.error:
             continue  # no key this tick
+        if key == curses.KEY_RESIZE:  # curses has taken the new size: repaint every cell
+            screen.clear()
+            shown = None
+            continue
         if not sim.key(key, time.monotonic()):
             return
 

@@ -6,6 +6,10 @@ every press, gpiozero's mock pins ignore it. Instead every driver only reports r
 edges ``(pressed, at)`` and the same :class:`ButtonMachine` turns them into
 :class:`~hw.events.ButtonEvent` values on the daemon's clock. What a player gets:
 
+- **Glitches.** A contact must still be closed ``min_press_ms`` after it first
+  closed to count as a press (a spike on an idle line, picked up from a motor or
+  a static discharge, is over long before); the PRESS then comes at that moment.
+  Zero turns the filter off.
 - **Chatter.** The first edge of a press is a PRESS at once; edges in the next
   ``debounce_ms`` are ignored (a lock-out, not a wait). The release works the
   same way, so a burst of contact bounce gives exactly one PRESS and one RELEASE.
@@ -26,8 +30,10 @@ edges ``(pressed, at)`` and the same :class:`ButtonMachine` turns them into
 
 from __future__ import annotations
 
+import logging
 import math
 import time
+import warnings
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from heapq import heappop, heappush
@@ -37,7 +43,7 @@ from queue import SimpleQueue
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from hw.errors import ConfigError, DeviceUnavailable
+from hw.errors import INSTALL_GPIO, ConfigError, DeviceUnavailable
 
 # gpiozero is imported where pins are opened, not here: the configuration and
 # the fakes only need this module's names, and on a Zero 2 W importing
@@ -46,6 +52,8 @@ if TYPE_CHECKING:
     from gpiozero import DigitalInputDevice
     from gpiozero.pins import Factory
 from hw.events import ButtonEvent, Press
+
+LOG = logging.getLogger("tableside.hw.buttons")
 
 # The reference wiring (BCM numbers), navigation buttons first.
 REFERENCE_PINS: Mapping[str, int] = MappingProxyType(
@@ -65,6 +73,7 @@ class _Durations(NamedTuple):
     long_press_ms: float = 800
     repeat_delay_ms: float = 500
     repeat_interval_ms: float = 150
+    min_press_ms: float = 10
 
 
 class Timing(_Durations):
@@ -77,9 +86,10 @@ class Timing(_Durations):
 
     def __new__(cls, *args: float, **kwargs: float) -> Timing:
         timing = super().__new__(cls, *args, **kwargs)
-        # Only the lock-out may be zero: a zero repeat interval would repeat forever.
+        # Only the lock-out and the glitch filter may be zero (off): a zero repeat
+        # interval would repeat forever.
         for name, value in timing._asdict().items():
-            zero_ok = name == "debounce_ms"
+            zero_ok = name in ("debounce_ms", "min_press_ms")
             number = isinstance(value, int | float) and not isinstance(value, bool)
             if not (number and math.isfinite(value) and (value > 0 or (zero_ok and value == 0))):
                 bound = ">= 0" if zero_ok else "> 0"
@@ -90,6 +100,7 @@ class Timing(_Durations):
 
 
 DEFAULT_TIMING = Timing()
+_CONFIRM = "confirm"  # the step that decides whether a closed contact is a press
 SETTINGS = ("driver", "pins", "pin_factory", "repeat", *Timing._fields)
 
 
@@ -112,6 +123,7 @@ class ButtonMachine:
         self._long_sent = False
         self._repeats_sent = 0
         self._muted = False  # forgotten: silent until released
+        self._closing: float | None = None  # when a contact closed that may be a glitch
 
     def edge(self, pressed: bool, at: float) -> list[ButtonEvent]:
         """Take a raw edge: accept it at once unless it falls in a lock-out."""
@@ -126,6 +138,11 @@ class ButtonMachine:
         events: list[ButtonEvent] = []
         while (due := self._next_due()) is not None and due[0] <= now:
             at, kind = due
+            if kind is _CONFIRM:
+                self._closing = None
+                if self._raw:  # still closed: a press, not a glitch
+                    events += self._accept(True, at, confirmed=True)
+                continue
             if kind is None:
                 events += self._accept(self._raw, at)
                 continue
@@ -141,24 +158,31 @@ class ButtonMachine:
         if self._pressed:
             self._muted = True
 
-    def _next_due(self) -> tuple[float, Press | None] | None:
-        """The earliest time-based step: LONG, REPEAT, or ``None`` for a late change.
+    def _next_due(self) -> tuple[float, Press | str | None] | None:
+        """The earliest time-based step: LONG, REPEAT, ``_CONFIRM`` of a press after the
+        glitch filter, or ``None`` for a late change.
 
         On a tie LONG comes first, then REPEAT, then the change of level.
         """
         timing = self._timing
-        steps: list[tuple[float, Press | None]] = []
+        steps: list[tuple[float, Press | str | None]] = []
         if self._pressed and not self._muted:
             if not self._long_sent:
                 steps.append((self._since + timing.long_press_ms / 1000, Press.LONG))
             if self._repeats:
                 after_ms = timing.repeat_delay_ms + self._repeats_sent * timing.repeat_interval_ms
                 steps.append((self._since + after_ms / 1000, Press.REPEAT))
-        if self._raw != self._pressed:
+        if self._closing is not None:
+            steps.append((self._closing + timing.min_press_ms / 1000, _CONFIRM))
+        elif self._raw != self._pressed:
             steps.append((self._quiet_until, None))
         return min(steps, key=lambda step: step[0], default=None)
 
-    def _accept(self, pressed: bool, at: float) -> list[ButtonEvent]:
+    def _accept(self, pressed: bool, at: float, confirmed: bool = False) -> list[ButtonEvent]:
+        if pressed and not confirmed and self._timing.min_press_ms:
+            if self._closing is None:
+                self._closing = at  # decided min_press_ms later (_CONFIRM)
+            return []
         self._pressed = pressed
         self._quiet_until = at + self._timing.debounce_ms / 1000
         if pressed:
@@ -407,11 +431,33 @@ def open_pin_factory(key: str, given: Factory | str | None) -> Factory:
     if given is not None:
         registry = {ep.name: ep for ep in entry_points(group="gpiozero_pin_factories")}
         choose(key, "pin factory", given, sorted(registry))
-    try:
-        if given is None:
-            Device.ensure_pin_factory()
-            return Device.pin_factory
-        return registry[given].load()()
-    except Exception as error:  # each pin library fails in its own way
-        which = "gpiozero's default" if given is None else repr(given)
-        raise DeviceUnavailable(f"{key}: cannot start pin factory {which}: {error}") from error
+    # gpiozero warns once for each pin library it falls back from, each warning
+    # with its source line: they are folded into the error's one line, or
+    # logged a line each when a later library works.
+    with warnings.catch_warnings(record=True) as fallbacks:
+        warnings.simplefilter("always")
+        try:
+            if given is None:
+                Device.ensure_pin_factory()
+                factory = Device.pin_factory
+            else:
+                factory = registry[given].load()()
+        except Exception as error:  # each pin library fails in its own way
+            which = "gpiozero's default" if given is None else repr(given)
+            tried = "; ".join(str(warning.message) for warning in fallbacks)
+            tried = f" ({tried})" if tried else ""
+            hint = _missing_lgpio_hint(given)
+            message = f"{key}: cannot start pin factory {which}: {error}{tried}{hint}"
+            raise DeviceUnavailable(message) from error
+    for warning in fallbacks:
+        LOG.info("%s: %s", key, warning.message)
+    return factory
+
+
+def _missing_lgpio_hint(given: str | None) -> str:
+    """How to get lgpio, when the failure may come from its absence."""
+    from importlib.util import find_spec
+
+    if given not in (None, "lgpio") or find_spec("lgpio") is not None:
+        return ""
+    return f" (lgpio, the Pi's pin library, is not installed: {INSTALL_GPIO})"

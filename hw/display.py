@@ -34,7 +34,7 @@ from typing import Any, Protocol
 
 from PIL import Image
 
-from hw.errors import ConfigError, DeviceUnavailable
+from hw.errors import INSTALL_SPI, ConfigError, DeviceUnavailable
 
 log = logging.getLogger("tableside.hw.display")
 
@@ -303,7 +303,11 @@ def spi(**options: Any) -> Port:
     """luma's ``spi`` interface (imported on first use, see ``LUMA_DRIVERS``)."""
     from luma.core.interface.serial import spi as luma_spi
 
-    return luma_spi(**options)
+    try:
+        return luma_spi(**options)
+    except ImportError as error:  # spidev or RPi.GPIO: reported like an absent panel
+        needs = f"an SPI panel needs spidev and RPi.GPIO: {INSTALL_SPI}"
+        raise ImportError(f"{error}; {needs}") from error
 
 
 def noop() -> Port:

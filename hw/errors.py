@@ -18,3 +18,8 @@ class DeviceUnavailable(HardwareError, OSError):
 
 class FrameError(HardwareError, ValueError):
     """Bytes from a reader did not form a valid frame."""
+
+
+# The install step that brings an optional library, for the messages that miss one.
+INSTALL_GPIO = "sudo systemd/install.sh"
+INSTALL_SPI = "sudo systemd/install.sh --with spi"

@@ -143,6 +143,14 @@ MESSAGES = {
         "en": "Card '{card}' is not lying beneath the board.",
         "pl": "Karta „{card}” nie leży pod planszą.",
     },
+    "illegal.cost_unknown": {
+        "en": "The cost of card '{card}' is not known yet: teach it first.",
+        "pl": "Koszt karty „{card}” nie jest jeszcze znany: najpierw go podaj.",
+    },
+    "illegal.values_unknown": {
+        "en": "The score needs values not known yet: {cards}.",
+        "pl": "Do wyniku brakuje jeszcze wartości kart: {cards}.",
+    },
     "illegal.joker_not_needed": {
         "en": "The card does not ask for {colour}: a grey token cannot stand in for it.",
         "pl": "Karta nie wymaga koloru: {colour}. Szary żeton go nie zastąpi.",
@@ -230,6 +238,10 @@ MESSAGES = {
     "illegal.spot_taken": {
         "en": "That place on the tile ({spot}) is not free.",
         "pl": "To miejsce na kafelku ({spot}) nie jest wolne.",
+    },
+    "illegal.already_on_spot": {
+        "en": "Your penguin already stands there ({spot}).",
+        "pl": "Twój pingwin już tam stoi ({spot}).",
     },
     "illegal.no_bag_symbol": {
         "en": "Rummaging needs an uncovered bag symbol (and tokens in the bag).",
@@ -366,6 +378,10 @@ MESSAGES = {
     "setup.deck_order_table": {
         "en": "A deck order can only be given when the app shuffles the deck.",
         "pl": "Kolejność talii można podać tylko, gdy talię tasuje aplikacja.",
+    },
+    "setup.token_mix_unknown": {
+        "en": "The colour mix of the tokens is not known yet.",
+        "pl": "Nie wiadomo jeszcze, ile jest żetonów każdego koloru.",
     },
     "setup.catalogue_incomplete": {
         "en": "The catalogue does not yet know enough to play: {missing}.",

@@ -7,6 +7,7 @@ cards came from, and the actions in order. The format is documented in
 states; reading and writing files is the application's job.
 """
 
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from rules.actions import Action
@@ -71,22 +72,33 @@ def game_of(record: dict):
         raise RecordError(f"not a game record: 'format' must be '{FORMAT}'")
     if record.get("version") != VERSION:
         raise RecordError(f"unsupported record version {record.get('version')!r}")
-    kind = VARIANTS.get((record.get("game"), record.get("variant")))
+    name, variant = record.get("game"), record.get("variant")
+    texts = isinstance(name, str) and isinstance(variant, str)
+    kind = VARIANTS.get((name, variant)) if texts else None
     if kind is None:
-        raise RecordError(f"unknown game or variant: {record.get('game')}/{record.get('variant')}")
-    read_options, read_box = READERS[record["game"]]
-    try:
+        raise RecordError(f"unknown game or variant: {name}/{variant}")
+    read_options, read_box = READERS[name]
+    with _setup():
         return kind(read_box(record["catalogue"]), read_options(record["options"]))
+
+
+@contextmanager
+def _setup():
+    """Reading a record's options and box, and dealing from them: a value of the wrong
+    shape fails somewhere inside, and is reported as the record's fault, not a crash."""
+    try:
+        yield
     except KeyError as missing:
         raise RecordError(f"the record has no {missing}") from None
-    except (RulesError, TypeError, ValueError) as error:
+    except (RulesError, TypeError, ValueError, AttributeError, IndexError) as error:
         raise RecordError(f"the record's setup is refused: {error}") from error
 
 
 def replay(record: dict) -> Replay:
     """Play every action of the record; a refused action rejects it whole."""
     game = game_of(record)
-    state = game.new_state()
+    with _setup():
+        state = game.new_state()
     states, events = [state], []
     actions = record.get("actions")
     if not isinstance(actions, list):

@@ -1,49 +1,77 @@
 #!/usr/bin/env bash
 # Install Tableside on Raspberry Pi OS (Bookworm) as a systemd service.
 #
-#   sudo systemd/install.sh [--dry-run] [--force]
+#   sudo systemd/install.sh [--dry-run] [--force] [--with spi] [--config FILE]
 #
 # Run it from a checkout. Every step looks before it acts, so running it
-# again is safe, and it is also how an installed box is updated.
+# again changes nothing, and it is also how an installed box is updated.
+# It installs what the configuration needs: the installed one, or the
+# example (the reference build on I2C) on a first installation.
 #
-#   --dry-run  print what would be done and change nothing (needs no root)
-#   --force    install even when not root or not on Raspberry Pi OS
+#   --dry-run      print the plan (packages, raspi-config steps, files) and
+#                  change nothing (needs no root)
+#   --force        install even when not root or not on Raspberry Pi OS;
+#                  what only Raspberry Pi OS has is skipped with a note
+#   --with spi     bring the SPI libraries even if the configuration does
+#                  not use SPI yet (an SPI panel, the RC522)
+#   --config FILE  plan for FILE instead of the installed configuration
 #
 # TABLESIDE_ROOT moves every path the script reads, writes or runs from
-# under another folder (the tests use it); apt-get, useradd, pip and
-# systemctl still act on this system.
+# under another folder, and TABLESIDE_ARCH stands for the system's
+# architecture (the tests use both); apt-get, useradd, pip and systemctl
+# still act on this system.
 set -euo pipefail
 
 usage() {
-	sed -n '2,14s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 DRY_RUN=0
 FORCE=0
-for arg in "$@"; do
-	case "$arg" in
+WITH=()
+PLAN_CONFIG=
+while (($#)); do
+	case "$1" in
 	--dry-run) DRY_RUN=1 ;;
 	--force) FORCE=1 ;;
+	--with | --config)
+		if (($# < 2)); then
+			echo "install.sh: $1 needs a value" >&2
+			exit 2
+		fi
+		if [[ $1 == --config ]]; then
+			PLAN_CONFIG=$2
+		elif [[ $2 == spi ]]; then
+			WITH+=(spi)
+		else
+			echo "install.sh: --with accepts spi, not $2" >&2
+			exit 2
+		fi
+		shift
+		;;
 	-h | --help)
 		usage
 		exit 0
 		;;
 	*)
-		echo "install.sh: unknown option $arg" >&2
+		echo "install.sh: unknown option $1" >&2
 		usage >&2
 		exit 2
 		;;
 	esac
+	shift
 done
 
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ROOT=${TABLESIDE_ROOT:-}
+ARCH=${TABLESIDE_ARCH:-$(dpkg --print-architecture 2>/dev/null || uname -m)}
 SERVICE=tableside
 SERVICE_GROUPS=(gpio i2c spi dialout)
-# python3-pil is not imported (the venv gets a newer Pillow); it pulls in the
-# image libraries that Pillow's 32-bit ARM wheels link against.
-APT_PACKAGES=(python3-venv python3-pip python3-lgpio python3-pil i2c-tools)
+# What the wheel is built from: pyproject.toml's readme and its packages' folders.
+SHIPPED=(pyproject.toml README.md rules hw firmware_app)
 VENV=$ROOT/opt/tableside/venv
+# Which source and extras the environment holds: an unchanged checkout is not reinstalled.
+STAMP=$VENV/tableside-source.sha256
 CONFIG=$ROOT/etc/tableside/tableside.toml
 CONFIG_EXAMPLE=$SOURCE/docs/tableside.example.toml
 UNIT=$ROOT/etc/systemd/system/$SERVICE.service
@@ -57,13 +85,19 @@ if [[ ! -f $BOOT/config.txt && -f $ROOT/boot/config.txt ]]; then
 fi
 BOOT_CONFIG=$BOOT/config.txt
 CMDLINE=$BOOT/cmdline.txt
+CHANGED=0 # set by every step that changes the installation
 
 step() {
 	printf '==> %s\n' "$*"
 }
 
+note() {
+	printf '    note: %s\n' "$*"
+}
+
 # Run a command, or only show it in a dry run.
 run() {
+	CHANGED=1
 	if ((DRY_RUN)); then
 		printf '    would run: %s\n' "$*"
 	else
@@ -82,17 +116,64 @@ boot_fingerprint() {
 	{ cat "$BOOT_CONFIG" "$CMDLINE" 2>/dev/null || true; } | cksum
 }
 
+is_pi_os() {
+	[[ -x $RASPI_CONFIG ]]
+}
+
 check_system() {
 	if ((!DRY_RUN && EUID != 0 && !FORCE)); then
 		die "run it as root: sudo $0 (or add --force)"
 	fi
 	if ((!FORCE)); then
-		[[ -x $RASPI_CONFIG ]] || die "no $RASPI_CONFIG: not Raspberry Pi OS? (add --force to go on)"
+		is_pi_os || die "no $RASPI_CONFIG: not Raspberry Pi OS? (add --force to go on)"
 		[[ -f $BOOT_CONFIG ]] || die "no $BOOT_CONFIG: not Raspberry Pi OS? (add --force to go on)"
 	fi
 	[[ -f $SOURCE/pyproject.toml ]] || die "$SOURCE is not a Tableside checkout"
 	[[ -f $UNIT_SOURCE ]] || die "missing $UNIT_SOURCE"
 	[[ -f $CONFIG_EXAMPLE ]] || die "missing $CONFIG_EXAMPLE"
+}
+
+# The plan: NEEDS (optional parts the configuration uses), APT_PACKAGES,
+# EXTRAS (of pyproject.toml) and SYSTEM_SITE (the environment sees apt's
+# Python packages).
+plan() {
+	local config=${PLAN_CONFIG:-$CONFIG}
+	[[ -n $PLAN_CONFIG || -e $CONFIG ]] || config=$CONFIG_EXAMPLE
+	if ! command -v python3 >/dev/null; then
+		((!DRY_RUN)) || die "python3 is needed to read $config: sudo apt-get install python3"
+		step "python3, to read the configuration"
+		run apt-get update
+		run apt-get install -y --no-install-recommends python3
+	fi
+	# -B: no bytecode written into the owner's checkout.
+	local found
+	found=$(python3 -B "$SOURCE/systemd/config_needs.py" "$config") ||
+		die "fix $config first (the daemon would refuse it too)"
+	mapfile -t NEEDS < <(printf '%s\n' "$found" "${WITH[@]}" | sed '/^$/d' | sort -u)
+	step "configuration $config: ${NEEDS[*]:-nothing optional} on $ARCH"
+
+	APT_PACKAGES=(python3-venv i2c-tools)
+	EXTRAS=(pi)
+	SYSTEM_SITE=0
+	case $ARCH in
+	armhf | armel)
+		# No 32-bit ARM wheels of Pillow or lgpio on the main index: apt's, seen
+		# through the system site packages; cbor2 (for luma) likewise.
+		SYSTEM_SITE=1
+		APT_PACKAGES+=(python3-pil python3-cbor2)
+		if is_pi_os; then
+			APT_PACKAGES+=(python3-lgpio)
+		else
+			note "python3-lgpio is Raspberry Pi OS's; skipped, and with it the GPIO and SPI libraries"
+			EXTRAS=()
+		fi
+		;;
+	esac
+	if [[ " ${NEEDS[*]} " == *" spi "* && -n ${EXTRAS[*]} ]]; then
+		# spidev is built from source; RPi.GPIO (from rpi-lgpio) drives the panel's DC and RST.
+		APT_PACKAGES+=(gcc libc6-dev python3-dev)
+		EXTRAS+=(spi)
+	fi
 }
 
 install_packages() {
@@ -128,35 +209,102 @@ create_user() {
 		IFS=,
 		echo "${SERVICE_GROUPS[*]}"
 	)
+	# Not counted as a change: it only repeats what useradd and the first run did.
+	local changed=$CHANGED
 	run usermod --append --groups "$joined" "$SERVICE"
+	CHANGED=$changed
+}
+
+# The shipped files of the checkout, NUL-separated, in a fixed order.
+shipped_files() {
+	(cd "$SOURCE" && find "${SHIPPED[@]}" -name __pycache__ -prune -o -type f ! -name '*.pyc' -print0) |
+		LC_ALL=C sort -z
+}
+
+source_stamp() {
+	local extras
+	extras=$(
+		IFS=,
+		echo "${EXTRAS[*]}"
+	)
+	local sum
+	sum=$(cd "$SOURCE" && shipped_files | xargs -0 sha256sum | sha256sum)
+	echo "${sum%% *} [$extras]"
 }
 
 install_app() {
-	step "Python environment $VENV"
-	if [[ -x $VENV/bin/python ]]; then
+	local site=false option=()
+	if ((SYSTEM_SITE)); then
+		site=true
+		option=(--system-site-packages)
+	fi
+	step "Python environment $VENV (system site packages: $site)"
+	if [[ -x $VENV/bin/python ]] &&
+		grep -qx "include-system-site-packages = $site" "$VENV/pyvenv.cfg" 2>/dev/null; then
 		echo "    exists"
 	else
-		# System site packages: lgpio comes from apt, the only GPIO library of the Pi 5.
-		run python3 -m venv --system-site-packages "$VENV"
+		[[ ! -e $VENV ]] || run rm -rf "$VENV"
+		run python3 -m venv "${option[@]}" "$VENV"
 	fi
-	step "Tableside from $SOURCE"
-	run "$VENV/bin/pip" install --upgrade "${SOURCE}[pi]"
+
+	local extras stamp
+	extras=$(
+		IFS=,
+		echo "${EXTRAS[*]}"
+	)
+	stamp=$(source_stamp)
+	step "Tableside from $SOURCE${extras:+ with [$extras]}"
+	if [[ -f $STAMP && $(cat "$STAMP") == "$stamp" ]]; then
+		echo "    up to date"
+	elif ((DRY_RUN)); then
+		CHANGED=1
+		echo "    would copy ${SHIPPED[*]} to a temporary folder and build there"
+		echo "    would run: $VENV/bin/pip install --upgrade '<copy>${extras:+[$extras]}'"
+	else
+		# Built from a fresh copy: nothing is written into the owner's checkout,
+		# and no build folder of an earlier version lends it files upstream removed.
+		local copy
+		copy=$(mktemp -d "${TMPDIR:-/tmp}/tableside-build.XXXXXX")
+		# shellcheck disable=SC2064 # the folder is known now
+		trap "rm -rf '$copy'" EXIT
+		(cd "$SOURCE" && shipped_files | tar --null -T - -cf -) | tar -C "$copy" --no-same-owner -xf -
+		run "$VENV/bin/pip" install --upgrade "$copy${extras:+[$extras]}"
+		echo "$stamp" >"$STAMP"
+	fi
+	clean_checkout
+}
+
+# Earlier versions of this script built inside the checkout as root.
+clean_checkout() {
+	local owner leftover
+	owner=$(stat -c %u "$SOURCE")
+	((owner != 0)) || return 0
+	while IFS= read -r -d '' leftover; do
+		run rm -rf "$leftover"
+	done < <(find "$SOURCE" -maxdepth 1 \( -name build -o -name '*.egg-info' \) -user 0 -print0)
 }
 
 enable_interfaces() {
-	step "I2C on, serial console off, UART on"
+	local spi=0
+	[[ " ${NEEDS[*]} " != *" spi "* ]] || spi=1
+	step "I2C on, serial console off, UART on$( ((spi)) && echo ', SPI on')"
 	if [[ -f $BOOT_CONFIG && ! -e $BOOT_CONFIG.before-tableside ]]; then
 		run cp -p "$BOOT_CONFIG" "$BOOT_CONFIG.before-tableside"
 	fi
 	if [[ -f $CMDLINE && ! -e $CMDLINE.before-tableside ]]; then
 		run cp -p "$CMDLINE" "$CMDLINE.before-tableside"
 	fi
-	if [[ -x $RASPI_CONFIG ]]; then
+	if is_pi_os; then
+		# Each only rewrites its own line, so it changes nothing once done; a
+		# change shows in the boot files' fingerprint.
+		local changed=$CHANGED
 		run "$RASPI_CONFIG" nonint do_i2c 0
 		run "$RASPI_CONFIG" nonint do_serial_cons 1
 		run "$RASPI_CONFIG" nonint do_serial_hw 0
+		((!spi)) || run "$RASPI_CONFIG" nonint do_spi 0
+		CHANGED=$changed
 	else
-		echo "    no $RASPI_CONFIG: enable I2C and the UART by hand"
+		note "no $RASPI_CONFIG: enable I2C$( ((spi)) && echo ', SPI') and the UART by hand (wiring.md)"
 	fi
 	step "I2C at 400 kHz in $BOOT_CONFIG"
 	if [[ ! -f $BOOT_CONFIG ]]; then
@@ -187,15 +335,18 @@ install_unit() {
 		echo "    unchanged"
 	else
 		run install -D -m 0644 "$UNIT_SOURCE" "$UNIT"
+		run systemctl daemon-reload
 	fi
-	run systemctl daemon-reload
-	run systemctl enable "$SERVICE.service"
+	local changed=$CHANGED
+	run systemctl enable "$SERVICE.service" # does nothing when enabled already
+	CHANGED=$changed
 }
 
 main() {
 	check_system
 	local before
 	before=$(boot_fingerprint)
+	plan
 	install_packages
 	create_user
 	install_app
@@ -206,9 +357,11 @@ main() {
 		step "dry run: nothing was changed"
 	elif [[ $(boot_fingerprint) != "$before" ]]; then
 		step "boot settings changed: reboot now (sudo reboot); Tableside starts by itself"
-	else
+	elif ((CHANGED)); then
 		run systemctl restart "$SERVICE.service"
 		step "no reboot needed; Tableside is (re)started: journalctl -u $SERVICE -f"
+	else
+		step "nothing changed; Tableside left running as it was"
 	fi
 }
 

@@ -30,7 +30,7 @@ def sim(tmp_path):
 
 def start_advanced(sim, players=2, table=False) -> None:
     """From the start screen through the wizard: the app or the table is random."""
-    answer = "press down" if table else "press ok 0"
+    answer = "press down" if table else ""
     sim.command("press ok")  # New game
     sim.command("press down 2")
     assert sim.app.top.items[sim.app.top.cursor].label == sim.app.t("Penguins: advanced")
@@ -44,6 +44,7 @@ def start_advanced(sim, players=2, table=False) -> None:
         sim.press("ok")
     sim.press("down")  # the demo deck
     sim.press("ok")
+    sim.press("ok", 3)  # the seats: no names, the app deals, the app draws
 
 
 def read_setup(sim) -> list[str]:
@@ -68,9 +69,10 @@ def choose(sim, label: str) -> None:
 
 
 def first_move(sim) -> str:
-    """Choose the turn menu's first move; the tile it goes to."""
-    choose(sim, "Move: ")
-    return sim.app.top.title
+    """Choose the turn menu's first move (to the middle); the tile it goes to."""
+    label = next(item.label for item in sim.app.top.items if item.label.startswith("Move: "))
+    choose(sim, label)
+    return label.removeprefix("Move: ").removesuffix(" …")
 
 
 def read_notice(sim) -> str:
@@ -131,7 +133,7 @@ def test_a_table_random_game_names_cards_colours_and_rolls_on_the_screens(sim):
     assert session.over
     actions = sim.journal.record(session.game_id)["actions"]
     verbs = {action.split()[0] for action in actions}
-    assert {"reveal", "reveal-mission", "draw", "roll", "hq", "pass"} <= verbs
+    assert {"reveal", "reveal-mission", "draw", "roll", "hq", "block"} <= verbs
     assert any(action.startswith("draw ") for action in actions), "colours entered"
     titles = {frame.splitlines()[0] for frame in sim.frames}
     assert {"[Lay out space 1]", "[Lay out mission 1]", "[Tokens drawn] 0/5"} <= titles
@@ -162,7 +164,6 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
             sim.press(colour)
     # The first player leaves Headquarters and stays on a tile for the whole turn.
     tile = first_move(sim)
-    choose(sim, "Middle")
     # the player has just said where the penguin went: no notice repeats it
     assert sim.screen.splitlines()[0].endswith("] 3 left")
     for colour in ("white", "black", "red"):
@@ -229,14 +230,14 @@ def test_a_push_costs_two_and_the_menu_says_so(sim):
     first, layout = sim.app.session.state.first, sim.app.session.state.layout
     tile = first_move(sim)
     square = [sim.app.t.name(location) for location in layout].index(tile)
+    choose(sim, "Block")
     choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
-    for _ in range(3):
+    for _ in range(2):
         choose(sim, "Rummage in the bag")
         sim.press("ok")
     while not sim.screen.startswith(f"[Player {2 - first}: "):
         sim.press("ok")
     choose(sim, f"Move: {tile}: push")
-    choose(sim, "Middle")
     assert f"Push Player {first + 1}'s penguin to the middle." in read_notice(sim)
     assert sim.screen.splitlines()[0].endswith("] 2 left")
 

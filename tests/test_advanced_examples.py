@@ -24,7 +24,7 @@ def test_gosia_zoo_gate_and_lemur_turn(demo):
     game, s = new_advanced(demo, players=2, first=0, deck="table", layout=LAYOUT, seed=1)
     s = reveal_all(game, s, keep=("czlowieki",))
     assert "czlowieki" not in s.mission_row and "czlowieki" in s.mission_deck[0]
-    s, _ = play(game, s, "move gate middle")
+    s, _ = play(game, s, "move gate")
     assert s.actions_left == 3
     row = s.mission_row
     s, events = play(game, s, "gate missions")
@@ -33,7 +33,7 @@ def test_gosia_zoo_gate_and_lemur_turn(demo):
     s, _ = play(game, s, "reveal-mission czlowieki")
     s = reveal_all(game, s)
     assert "czlowieki" in s.mission_row
-    s, _ = play(game, s, "move lemur middle", "lemur czlowieki")
+    s, _ = play(game, s, "move lemur", "lemur czlowieki")
     s = reveal_all(game, s)
     gosia = s.players[0]
     assert gosia.missions == ("czlowieki",)
@@ -47,7 +47,7 @@ def test_adam_gastro_chain(demo):
     s = seat(s, 0, tokens=tokens(white=5, black=3))
     s = seat(s, 1, square=GASTRO, spot="w")  # Rico blocks the edge facing Headquarters
     s = fields(s, markers=(GASTRO,), board=tokens(blue=1))
-    s, events = play(game, s, "move gastro middle")
+    s, events = play(game, s, "move gastro")
     assert {"event": "pushed", "player": 1, "by": 0} in events
     assert s.players[1].spot == "middle" and s.actions_left == 2
     s, _ = play(

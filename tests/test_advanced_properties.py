@@ -81,9 +81,9 @@ def test_a_legal_action_exists_until_the_game_ends(demo, options, chooser):
 
 
 PROBES = (
-    "move hq middle",
+    "move hq",
     "move gate up",
-    "otter hq middle",
+    "otter hq",
     "take 2",
     "rummage",
     "rummage red",

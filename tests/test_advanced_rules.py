@@ -6,6 +6,8 @@ part of the table its clause is about. Values the rulebook does not print
 (costs, points, effects) come from the demo deck.
 """
 
+import dataclasses
+
 import pytest
 from advanced_helpers import LAYOUT, new_advanced, reveal_all
 from family_helpers import tokens
@@ -14,6 +16,7 @@ from positions import with_fields as fields
 from positions import with_player as seat
 
 from rules.actions import Action
+from rules.catalogue.effects import PARAMETERS, Effect
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny.advanced import TILES
@@ -168,7 +171,7 @@ def test_setup_a_fixed_deck_order_is_for_the_app_deck_only(demo):
 def test_turn_is_four_actions_the_same_one_repeated_if_wished(demo):
     game, s = at(demo)
     s = fields(s, board=tokens(red=8))
-    s, _ = play(game, s, "move gorilla middle", "take 1", "take 2")
+    s, _ = play(game, s, "move gorilla", "take 1", "take 2")
     assert (s.current, s.actions_left) == (0, 1)
     s, events = play(game, s, "take 1")
     assert (s.current, s.phase, s.actions_left) == (1, "act", 4)
@@ -183,9 +186,9 @@ def test_move_to_an_orthogonal_neighbour_for_one_action(demo):
     assert {a[1] for a in verbs(game, s, "move")} == {"gate", "gorilla", "gastro", "storehouse"}
     corner = seat(s, 0, square=LEMUR)
     assert {a[1] for a in verbs(game, corner, "move")} == {"gate", "gorilla"}
-    assert refused(game, corner, "move hq middle") == "illegal.not_adjacent"
-    assert refused(game, corner, "move chimp middle") == "illegal.not_adjacent"
-    s, events = play(game, s, "move gate middle")
+    assert refused(game, corner, "move hq") == "illegal.not_adjacent"
+    assert refused(game, corner, "move chimp") == "illegal.not_adjacent"
+    s, events = play(game, s, "move gate")
     assert (s.players[0].square, s.players[0].spot, s.actions_left) == (GATE, "middle", 3)
     assert events == [{"event": "moved", "player": 0, "location": "gate", "spot": "middle"}]
 
@@ -193,10 +196,10 @@ def test_move_to_an_orthogonal_neighbour_for_one_action(demo):
 def test_move_push_aside_a_blocking_penguin_for_one_more_action(demo):
     game, s = at(demo)
     s = seat(s, 1, square=GASTRO, spot="w")  # the edge of the Gastro zone facing Headquarters
-    s, events = play(game, s, "move gastro w")
+    s, events = play(game, s, "move gastro")
     assert {"event": "pushed", "player": 1, "by": 0} in events
     assert (s.players[1].square, s.players[1].spot) == (GASTRO, "middle")
-    assert (s.players[0].square, s.players[0].spot) == (GASTRO, "w")
+    assert (s.players[0].square, s.players[0].spot) == (GASTRO, "middle")
     assert s.actions_left == 2
 
 
@@ -204,41 +207,78 @@ def test_move_push_aside_is_refused_with_one_action_left(demo):
     game, s = at(demo)
     s = fields(seat(s, 1, square=GASTRO, spot="w"), actions_left=1)
     assert not any(a[1] == "gastro" for a in verbs(game, s, "move"))
-    assert refused(game, s, "move gastro middle") == "illegal.push_needs_two"
+    assert refused(game, s, "move gastro") == "illegal.push_needs_two"
 
 
-def test_block_stop_in_the_middle_or_on_a_free_edge_facing_another_tile(demo):
+def test_move_stops_in_the_middle_of_the_tile(demo):
     game, s = at(demo)
-    s = seat(s, 1, square=GATE, spot="e")
-    spots = [a[2] for a in verbs(game, s, "move") if a[1] == "gate"]
-    assert spots == ["middle", "s", "w"], "n is the board's rim; e is taken"
-    assert refused(game, s, "move gate e") == "illegal.spot_taken"
-    assert refused(game, s, "move gate n") == "illegal.spot_taken"
-    s, _ = play(game, s, "move gate w")
+    s, events = play(game, s, "move gate")
+    assert (s.players[0].square, s.players[0].spot) == (GATE, "middle")
+    assert refused(game, s, "move gorilla w", MalformedAction) == "action.bad_arguments"
+
+
+def test_block_is_an_action_of_its_own_after_stopping(demo):
+    """ "Block – after stopping on a location tile, a penguin may stand in the middle of the
+    tile, or on a square blockade field at an edge of its choice": one of the five types of
+    action, so taking a blockade field costs an action of its own."""
+    game, s = at(demo)
+    s, _ = play(game, s, "move gate")
+    assert s.actions_left == 3
+    s, events = play(game, s, "block s")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (GATE, "s", 2)
+    assert events == [{"event": "blocked", "player": 0, "location": "gate", "spot": "s"}]
+
+
+def test_block_without_moving_that_turn(demo):
+    game, s = at(demo)
+    assert {a[1] for a in verbs(game, s, "block")} == {"n", "e", "s", "w"}, "from the middle"
+    s, _ = play(game, s, "block e")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (HQ, "e", 3)
+    s, _ = play(game, s, "block middle")
+    assert (s.players[0].spot, s.actions_left) == ("middle", 2), "back to the middle: an action"
+
+
+def test_block_stand_in_the_middle_or_on_a_free_edge_facing_another_tile(demo):
+    game, s = at(demo)
+    s = seat(seat(s, 0, square=GATE), 1, square=GATE, spot="e")
+    assert [a[1] for a in verbs(game, s, "block")] == ["s", "w"], "n is the rim; e is taken"
+    assert refused(game, s, "block e") == "illegal.spot_taken"
+    assert refused(game, s, "block n") == "illegal.spot_taken"
+    assert refused(game, s, "block middle") == "illegal.already_on_spot"
+    assert refused(game, s, "block up", MalformedAction) == "action.bad_arguments"
+    s, _ = play(game, s, "block w")
     assert (s.players[0].spot, s.players[1].spot) == ("w", "e")
+
+
+def test_block_allowed_while_staying_on_headquarters(demo):
+    game, s = at(demo)
+    s = fields(s, stay=True)
+    assert not verbs(game, s, "move") and len(verbs(game, s, "block")) == 4
+    s, _ = play(game, s, "block n")
+    assert (s.players[0].square, s.players[0].spot) == (HQ, "n")
 
 
 def test_block_many_penguins_may_stand_in_the_middle(demo):
     game, s = at(demo, players=3)
     s = seat(seat(s, 1, square=GATE), 2, square=GATE)
-    s, _ = play(game, s, "move gate middle")
+    s, _ = play(game, s, "move gate")
     assert [p.spot for p in s.players] == ["middle"] * 3 and s.actions_left == 3
 
 
 def test_blockade_hinders_only_entering_not_leaving(demo):
     game, s = at(demo)
     s = seat(s, 1, spot="n")  # on Headquarters, on the edge facing the Zoo gate
-    s, events = play(game, s, "move gate middle")
+    s, events = play(game, s, "move gate")
     assert s.actions_left == 3 and not any(e["event"] == "pushed" for e in events)
     assert s.players[1].spot == "n"
-    s, events = play(game, s, "move hq middle")
+    s, events = play(game, s, "move hq")
     assert s.actions_left == 1 and {"event": "pushed", "player": 1, "by": 0} in events
 
 
 def test_blockade_hinders_only_the_edge_it_stands_on(demo):
     game, s = at(demo)
     s = seat(seat(s, 0, square=CHIMP), 1, square=GASTRO, spot="w")
-    s, events = play(game, s, "move gastro middle")  # through the northern edge
+    s, events = play(game, s, "move gastro")  # through the northern edge
     assert s.actions_left == 3 and s.players[1].spot == "w"
 
 
@@ -283,9 +323,8 @@ def test_otter_moves_to_any_other_location_ignoring_blockades(demo):
     s = seat(s, 0, square=OTTER)
     s = seat(seat(s, 1, square=LEMUR, spot="e"), 2, square=LEMUR, spot="s")
     assert {a[1] for a in verbs(game, s, "otter")} == set(LAYOUT) - {"otter"}
-    assert [a[2] for a in verbs(game, s, "otter") if a[1] == "lemur"] == ["middle"]
-    s, events = play(game, s, "otter lemur middle")
-    assert (s.players[0].square, s.actions_left) == (LEMUR, 3)
+    s, events = play(game, s, "otter lemur")
+    assert (s.players[0].square, s.players[0].spot, s.actions_left) == (LEMUR, "middle", 3)
     assert [(p.square, p.spot) for p in s.players[1:]] == [(LEMUR, "e"), (LEMUR, "s")]
     assert not any(e["event"] == "pushed" for e in events)
 
@@ -293,7 +332,7 @@ def test_otter_moves_to_any_other_location_ignoring_blockades(demo):
 def test_otter_moves_to_another_location_not_the_same(demo):
     game, s = at(demo)
     s = seat(s, 0, square=OTTER)
-    assert refused(game, s, "otter otter middle") == "illegal.already_there"
+    assert refused(game, s, "otter otter") == "illegal.already_there"
 
 
 @pytest.mark.parametrize(
@@ -328,6 +367,26 @@ def test_lemur_takes_a_face_up_mission_and_lays_the_top_of_the_deck_in_its_place
     after, _ = game.apply(s, f"lemur {mission}")
     assert after.players[0].missions == (mission,)
     assert after.mission_row[1] == top and after.mission_deck_size == s.mission_deck_size - 1
+
+
+def test_lemur_with_the_mission_deck_empty_the_space_stays_empty(demo):
+    """ "place the top card of the mission deck in its place": with no card left in the
+    mission deck, the space taken from stays empty; the other face-up missions can still be
+    taken."""
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=LEMUR), mission_deck=())
+    mission = s.mission_row[1]
+    s, events = play(game, s, f"lemur {mission}")
+    assert s.mission_row[1] is None and s.players[0].missions == (mission,)
+    assert not any(e["event"] == "mission_revealed" for e in events)
+    assert [a[1] for a in verbs(game, s, "lemur")] == [m for m in s.mission_row if m]
+
+
+def test_lemur_with_no_face_up_mission_left_offers_nothing(demo):
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=LEMUR), mission_deck=(), mission_row=(None,) * 3)
+    assert not verbs(game, s, "lemur")
+    assert refused(game, s, "lemur czlowieki") == "illegal.mission_not_available"
 
 
 def test_lemur_cannot_take_the_top_card_of_the_mission_deck(demo):
@@ -376,6 +435,27 @@ def test_zoo_gate_puts_the_face_up_missions_under_the_mission_deck(demo):
     assert list(after.mission_row) == top
     assert sorted(g[0] for g in after.mission_deck[-len(row) :]) == sorted(row)
     assert after.faceup == s.faceup and after.actions_left == 3
+
+
+def test_zoo_gate_near_the_end_of_the_mission_deck_brings_some_missions_back(demo):
+    """As with the figurants: the face-up missions go under the deck, then "the same number
+    of cards from the top"; with fewer left in the deck, some of them come straight back."""
+    game, s = at(demo)
+    s = seat(s, 0, square=GATE)
+    row = s.mission_row
+    left = s.mission_deck[:1]
+    s = fields(s, mission_deck=left)
+    after, _ = game.apply(s, "gate missions")
+    assert after.mission_deck_size == 1 and None not in after.mission_row
+    assert set(after.mission_row) | {after.mission_deck[0][0]} == set(row) | {left[0][0]}
+    assert left[0][0] in after.mission_row, "the deck's own card is laid first"
+
+
+def test_zoo_gate_with_an_empty_mission_deck_lays_the_same_missions_again(demo):
+    game, s = at(demo)
+    s = fields(seat(s, 0, square=GATE), mission_deck=())
+    after, _ = game.apply(s, "gate missions")
+    assert sorted(after.mission_row) == sorted(s.mission_row) and after.mission_deck == ()
 
 
 # ----------------------------------------------------------------- gastro
@@ -468,6 +548,36 @@ def test_headquarters_acquires_a_face_up_figurant_and_lays_the_next_card(demo):
     assert [e["event"] for e in events] == ["acquired", "revealed"]
 
 
+def test_headquarters_the_card_laid_in_its_place_can_be_acquired_with_the_next_action(demo):
+    """ "in one action you can acquire a figurant card, and the new card that takes its place
+    may be acquired with your next action" """
+    game, s = at(demo)
+    card = plain_card(game, s)
+    top = s.deck[0][0]
+    cost = game.cards.figurants[card].cost
+    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost, strict=True))
+    s = seat(s, 0, tokens=both)
+    s, _ = play(game, s, f"hq {card}")
+    assert top in s.faceup and any(a[:2] == ("hq", top) for a in game.legal_actions(s))
+    s, _ = play(game, s, f"hq {top}")
+    assert s.players[0].figurants == (card, top)
+
+
+def test_headquarters_the_order_pay_reward_card_refill_roll_marker_unmasking(demo):
+    """The order of one acquisition: the tokens paid, the grey reward for a 7-token card, the
+    card taken, its space refilled, the die, the marker, the unmasking."""
+    game, s = at(demo, players=3, die="table")
+    s = lay(s, "king-julian")  # a 7-token card, Officer X on 1-4
+    cost = game.cards.figurants["king-julian"].cost
+    s = seat(s, 0, tokens=tuple(n + (c == RED) for c, n in enumerate(cost)))
+    s = seat(seat(s, 1, square=SHOP, tokens=tokens(blue=1)), 2, square=GATE)
+    s, events = play(game, s, "hq king-julian", "roll 1", "officer shop")
+    kinds = [e["event"] for e in events]
+    assert kinds == ["grey_reward", "acquired", "revealed", "rolled", "officer_x", "unmasked"]
+    assert s.players[0].tokens == tokens(red=1, grey=1), "paid first: the grey is a reward"
+    assert s.players[1].tokens == tokens()
+
+
 def test_headquarters_not_the_top_card_of_the_deck(demo):
     game, s = at(demo)
     top = s.deck[0][0]
@@ -516,7 +626,7 @@ def test_headquarters_the_penguin_stays_there_for_the_rest_of_the_turn(demo):
     s = seat(s, 0, figurants=(card, "buck-rogut"))  # Buck Rogut's action moves the penguin
     s, _ = play(game, s, "roll 6")
     assert s.stay and not verbs(game, s, "move")
-    assert refused(game, s, "move gate middle") == "illegal.stay_at_hq"
+    assert refused(game, s, "move gate") == "illegal.stay_at_hq"
     assert not any(a[1] == "buck-rogut" for a in verbs(game, s, "use"))
     assert refused(game, s, "use buck-rogut gate middle") == "illegal.effect_impossible"
     assert verbs(game, s, "penguin"), "other actions remain"
@@ -582,10 +692,144 @@ def test_penguin_action_once_per_game(demo):
 
 def test_card_action_cannot_touch_a_player_protected_by_maurice(demo):
     game, s = at(demo, players=3)
-    s = seat(s, 0, figurants=("mort",))  # takes a token from another penguin
-    s = seat(s, 1, figurants=("maurice",))
-    assert verbs(game, s, "use") == [Action("use", "mort", "p3")]
-    assert refused(game, s, "use mort p2") == "illegal.effect_choice"
+    s = seat(s, 0, figurants=("king-julian",))  # takes a token of its choice from a penguin
+    s = seat(seat(s, 1, figurants=("maurice",), tokens=tokens(red=1)), 2, tokens=tokens(blue=1))
+    assert verbs(game, s, "use") == [Action("use", "king-julian", "p3", "blue")]
+    assert refused(game, s, "use king-julian p2 red") == "illegal.effect_choice"
+
+
+def with_effect(game, card: str, do: str, **params):
+    """``game`` with ``card``'s effect replaced (on this game's own copy of the card table)."""
+    effect = Effect(do, tuple((name, params[name]) for name, _ in PARAMETERS[do]))
+    figurant = dataclasses.replace(game.cards.figurants[card], effect=effect)
+    figurants = {**game.cards.figurants, card: figurant}
+    game.cards = dataclasses.replace(game.cards, figurants=figurants)
+    return game
+
+
+def test_card_effect_others_discard_every_other_player_loses_a_random_token(demo):
+    """Mort's kind: "every other player discards a random token", each where its colour goes."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1))
+    s = seat(s, 2, tokens=tokens(white=1, black=1))
+    assert verbs(game, s, "use") == [Action("use", "mort")]
+    board, bag = s.board, s.bag
+    s, events = play(game, s, "use mort")
+    assert [e for e in events if e["event"] == "lost"][0] == {
+        "event": "lost",
+        "player": 1,
+        "lost": "red",
+    }
+    assert [sum(p.tokens) for p in s.players[1:]] == [0, 1] and s.actions_left == 3
+    assert s.board[RED] == board[RED] + 1, "the red token goes to the Gorilla enclosure"
+    assert sum(s.bag) == sum(bag) + 1
+    assert s.players[0].discarded == ("mort",)
+
+
+def test_card_effect_others_discard_the_token_is_random(demo):
+    game, s = at(demo)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=1, green=1))
+    lost = {play(game, fields(s, rng=seed), "use mort")[0].players[1].tokens for seed in range(12)}
+    assert len(lost) == 3
+
+
+def test_card_effect_others_discard_spares_maurice_and_empty_hands(demo):
+    game, s = at(demo, players=3)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, figurants=("maurice",), tokens=tokens(red=2))
+    s = seat(s, 2, tokens=tokens())
+    assert not verbs(game, s, "use"), "nobody it may touch holds a token"
+    assert refused(game, s, "use mort") == "illegal.effect_impossible"
+
+
+def test_card_effect_others_discard_with_the_tables_bag_names_each_token_in_turn_order(demo):
+    game, s = at(demo, players=3, bag="table")
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=1))
+    s = seat(s, 2, tokens=tokens(white=1))
+    s, _ = play(game, s, "use mort")
+    assert (s.phase, s.losers) == ("lose", (1, 2))
+    assert game.legal_actions(s) == [Action("lose", "red"), Action("lose", "blue")]
+    s, events = play(game, s, "lose blue", "lose white")
+    assert [e["event"] for e in events].count("lost") == 2
+    assert (s.phase, s.actions_left, s.current) == ("act", 3, 0)
+    assert [p.tokens for p in s.players[1:]] == [tokens(red=1), tokens()]
+
+
+def test_card_effect_steal_choice_takes_the_token_chosen_from_another_player(demo):
+    """King Julian's kind: "take a token of your choice from another player"."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal_choice", count=1)
+    s = seat(seat(s, 0, figurants=("king-julian",), tokens=tokens()), 1, tokens=tokens(red=1))
+    s = seat(s, 2, tokens=tokens(blue=1, yellow=2))
+    choices = [a[2:] for a in verbs(game, s, "use")]
+    assert choices == [("p2", "red"), ("p3", "blue"), ("p3", "yellow")]
+    s, events = play(game, s, "use king-julian p3 yellow")
+    assert s.players[0].tokens == tokens(yellow=1)
+    assert s.players[2].tokens == tokens(blue=1, yellow=1)
+    assert {"event": "took_from", "player": 0, "from": 2, "tokens": ["yellow"]} in events
+
+
+def test_card_effect_steal_choice_not_from_a_player_protected_by_maurice(demo):
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal_choice", count=1)
+    s = seat(s, 0, figurants=("king-julian",))
+    s = seat(seat(s, 1, figurants=("maurice",), tokens=tokens(red=1)), 2, tokens=tokens(red=1))
+    assert verbs(game, s, "use") == [Action("use", "king-julian", "p3", "red")]
+    assert refused(game, s, "use king-julian p2 red") == "illegal.effect_choice"
+
+
+def test_card_effect_acquire_pays_takes_the_card_and_rolls_for_officer_x(demo):
+    """An acquisition by a card's effect is an acquisition: "After acquiring a figurant card,
+    you must immediately roll the die"."""
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    s = seat(s, 0, square=CHIMP, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    assert Action("use", "gladys", card) in verbs(game, s, "use")
+    top = s.deck[0][0]
+    s, events = play(game, s, f"use gladys {card}")
+    assert s.players[0].figurants == (card,) and s.players[0].discarded == ("gladys",)
+    assert top in s.faceup and s.phase == "roll" and s.actions_left == 3
+    assert not s.stay, "only the Headquarters action keeps the penguin there"
+    assert [e["event"] for e in events] == ["acquired", "revealed", "used"]
+
+
+def test_card_effect_acquire_can_unmask_its_own_player(demo):
+    """ "The player who caused Officer X to appear is also subject to unmasking if their
+    penguin stands on the location where they placed the marker." """
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    cost = game.cards.figurants[card].cost
+    s = seat(
+        s,
+        0,
+        square=CHIMP,
+        figurants=("gladys",),
+        tokens=tuple(n + (c == RED) for c, n in enumerate(cost)),
+    )
+    s, _ = play(game, s, f"use gladys {card}", "roll 1")
+    assert s.phase == "officer" and Action("officer", "chimp") in game.legal_actions(s)
+    s, events = play(game, s, "officer chimp")
+    assert {"event": "officer_x", "location": "chimp", "unmasked": [0]} in events
+    assert {"event": "unmasked", "player": 0, "lost": "red"} in events
+    assert s.players[0].tokens == tokens() and (s.phase, s.actions_left) == ("act", 3)
+
+
+def test_card_effect_acquire_as_a_final_action_rolls_then_the_final_actions_go_on(demo):
+    game, s = at(demo, die="table")
+    game = with_effect(game, "gladys", "acquire")
+    card = plain_card(game, s)
+    s = seat(s, 0, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    s = seat(s, 1, figurants=("shawna",))  # takes a yellow token from the Souvenir shop
+    s = fields(s, phase="final", final_left=(0, 1), board=tokens(yellow=2))
+    s, _ = play(game, s, f"use gladys {card}")
+    assert s.phase == "roll"
+    s, _ = play(game, s, "roll 6")
+    assert (s.phase, s.current, s.final_left) == ("final", 1, (1,))
 
 
 # ------------------------------------------------------------- end of turn
@@ -616,7 +860,7 @@ def test_end_of_turn_draw_with_the_table_bag_names_the_two_tokens(demo):
     s, _ = play(game, s, "take 1")
     assert (s.phase, s.current) == ("end_draw", 0)
     assert refused(game, s, "draw red") == "illegal.draw_count"
-    assert refused(game, s, "move gate middle") == "illegal.phase_end_draw"
+    assert refused(game, s, "move gate") == "illegal.phase_end_draw"
     before = s.players[0].tokens
     s, _ = play(game, s, "draw blue blue")
     assert s.players[0].tokens[BLUE] == before[BLUE] + 2
@@ -745,6 +989,36 @@ def test_end_the_last_card_laid_from_the_deck_starts_the_last_round(demo):
     assert {"event": "last_round", "why": "deck"} in events
 
 
+def test_end_in_a_played_game_the_round_of_the_end_is_played_out(demo):
+    """ "Players complete their turns so that each has the same number of turns": in whole
+    games, from the moment the deck's last card is laid (or the eighth marker placed) the
+    round is completed, then the final actions, then the end."""
+    from test_golden_advanced import eager_game
+
+    for seed, players in ((4, 2), (5, 3), (6, 4)):
+        game, s = new_advanced(demo, players=players, seed=seed)
+        actions, _ = eager_game(game, s, seed)
+        marked = None
+        for action in actions:
+            before = s
+            s, events = game.apply(s, action)
+            if s.last_round and not before.last_round:
+                marked = before.turns
+                assert s.deck_size == 0 or len(s.markers) == 8
+        assert s.phase == "over" and marked is not None
+        assert s.turns % players == 0 and s.turns - marked <= players
+
+
+def test_setup_the_figurant_deck_is_shuffled(demo):
+    orders = set()
+    for seed in range(6):
+        game, s = new_advanced(demo, seed=seed)
+        cards = [c for c in s.faceup if c] + [g[0] for g in s.deck]
+        assert sorted(cards) == sorted(game.cards.deck)
+        orders.add(tuple(cards))
+    assert len(orders) == 6
+
+
 def test_end_the_round_is_completed_then_the_game_ends(demo):
     game, s = at(demo, players=3)
     s = fields(s, current=1, last_round=True)
@@ -760,7 +1034,7 @@ def test_end_when_the_last_player_ends_it_the_game_ends_with_their_turn(demo):
     s = fields(s, markers=tuple(sq for sq in range(9) if sq not in (HQ, LEMUR)))
     s, events = play(game, s, "roll 1", "officer lemur")
     assert s.phase == "over" and events[-1] == {"event": "game_over"}
-    assert refused(game, s, "move gate middle") == "illegal.game_over"
+    assert refused(game, s, "move gate") == "illegal.game_over"
 
 
 def test_end_removing_a_marker_does_not_stop_the_end(demo):
@@ -783,7 +1057,7 @@ def test_end_final_figurant_actions_from_the_first_player_one_each(demo):
     assert (s.phase, s.current) == ("final", 1)
     assert [str(a) for a in game.legal_actions(s)] == ["use gladys", "use shawna", "pass"]
     assert refused(game, s, "penguin") == "illegal.phase_final"
-    assert refused(game, s, "move gate middle") == "illegal.phase_final"
+    assert refused(game, s, "move gate") == "illegal.phase_final"
     s, _ = play(game, s, "use gladys")
     assert s.players[1].discarded == ("gladys",) and s.current == 2
     s, _ = play(game, s, "pass")
@@ -872,6 +1146,21 @@ def test_scoring_a_penalty_point_per_token_held(demo):
     assert (line.penalty, line.total) == (-3, -2)
 
 
+def test_scoring_a_penalty_point_per_token_held_at_the_end_of_a_played_game(demo):
+    from test_golden_advanced import eager_game
+
+    game, s = new_advanced(demo, players=3, seed=9)
+    _, s = eager_game(game, s, 9)
+    assert s.phase == "over"
+    held = [sum(p.tokens) for p in s.players]
+    assert any(held), "a game that leaves tokens in hand"
+    for line, seat_, n in zip(game.score(s).lines, s.players, held, strict=True):
+        shielded = any(game.cards.mission_effects.get(m) == "no_penalty" for m in seat_.missions)
+        assert line.penalty == (0 if shielded else -n)
+        parts = line.figurants + line.penguin_bonus + line.mission + line.bonus + line.penalty
+        assert line.total == parts
+
+
 def test_scoring_lightning_disappearance_cancels_the_penalty(demo):
     line = line_of(demo, missions=("blyskawiczne-znikniecie",), tokens=tokens(black=5))
     assert (line.mission, line.penalty, line.total) == (0, 0, 0)
@@ -918,10 +1207,11 @@ def test_table_die_the_roll_is_given(demo):
 
 def test_table_steal_names_the_tokens_taken(demo):
     game, s = at(demo, bag="table")
-    s = seat(seat(s, 0, figurants=("mort",)), 1, tokens=tokens(red=1, blue=2))
-    assert verbs(game, s, "use") == [Action("use", "mort", "p2", c) for c in ("red", "blue")]
-    s, _ = play(game, s, "use mort p2 blue")
-    assert s.players[1].tokens == tokens(red=1, blue=1)
+    s = seat(seat(s, 0, figurants=("hans",)), 1, tokens=tokens(red=1, blue=2))  # 2 at random
+    picks = ("red+blue", "blue+blue")
+    assert verbs(game, s, "use") == [Action("use", "hans", "p2", c) for c in picks]
+    s, _ = play(game, s, "use hans p2 blue+blue")
+    assert s.players[1].tokens == tokens(red=1)
 
 
 def test_table_deck_figurants_and_missions_are_named_when_laid_out(demo):
@@ -929,10 +1219,34 @@ def test_table_deck_figurants_and_missions_are_named_when_laid_out(demo):
     assert s.faceup == (None,) * 4 and s.pending == (0, 1, 2, 3)
     assert s.mission_row == (None,) * 3 and s.pending_missions == (0, 1, 2)
     assert [a[1] for a in game.legal_actions(s)] == sorted(game.cards.deck)
-    assert refused(game, s, "move gate middle") == "illegal.reveal_first"
+    assert refused(game, s, "move gate") == "illegal.reveal_first"
     s = reveal_all(game, s, keep=())
     assert None not in s.faceup and None not in s.mission_row
     assert refused(game, s, "reveal becky") == "illegal.no_reveal_expected"
+
+
+def test_correct_faceup_on_a_waiting_space_ends_the_turn_after_four_actions(demo):
+    """Filling the space an acquisition emptied by ``correct faceup`` instead of ``reveal``
+    ends a turn whose four actions are done: no fifth action."""
+    game, s = at(demo, deck="table")
+    card = plain_card(game, s)
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), actions_left=1)
+    s, _ = play(game, s, f"hq {card}")
+    assert s.pending and (s.current, s.actions_left) == (0, 0)
+    slot = s.pending[0]
+    s, events = play(game, s, f"correct faceup {slot + 1} {sorted(s.deck[0])[-1]}")
+    assert (s.current, s.phase, s.actions_left) == (1, "act", 4)
+    assert {"event": "turn", "player": 1} in events
+
+
+def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
+    game, s = at(demo, deck="table")
+    card = plain_card(game, s)
+    last = s.deck[0][0]
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), deck=((last,),))
+    s, _ = play(game, s, f"hq {card}")
+    s, events = play(game, s, f"correct faceup {s.pending[0] + 1} {last}")
+    assert s.deck == () and s.last_round and {"event": "last_round", "why": "deck"} in events
 
 
 def test_table_deck_a_named_card_must_be_in_the_deck(demo):
@@ -953,14 +1267,14 @@ def test_table_deck_a_named_card_must_be_in_the_deck(demo):
         ("exchange yellow>red", "illegal.phase_act"),
         ("done", "illegal.phase_act"),
         ("take 1", "illegal.not_here"),
-        ("otter gate middle", "illegal.not_here"),
+        ("otter gate", "illegal.not_here"),
         ("lemur czlowieki", "illegal.not_here"),
         ("gate figurants", "illegal.not_here"),
         ("gastro", "illegal.not_here"),
         ("use gladys", "illegal.card_not_held"),
         ("pass", "illegal.pass_while_able"),
         ("reveal becky", "illegal.no_reveal_expected"),
-        ("move chimp middle", "illegal.not_adjacent"),
+        ("move chimp", "illegal.not_adjacent"),
         ("hq nobody", "illegal.card_not_faceup"),
         ("correct mission czlowieki p1", "illegal.correct_mission_advanced"),
     ],
@@ -975,9 +1289,10 @@ def test_refused_action_gives_its_reason_and_changes_nothing(demo, action, key):
     [
         (HQ, "", "action.empty"),
         (HQ, "fly", "action.unknown_verb"),
-        (HQ, "move moon middle", "action.unknown_location"),
-        (HQ, "move gate", "action.bad_arguments"),
+        (HQ, "move moon", "action.unknown_location"),
+        (HQ, "move", "action.bad_arguments"),
         (HQ, "move gate up", "action.bad_arguments"),
+        (HQ, "block up", "action.bad_arguments"),
         (OTTER, "otter gate up", "action.bad_arguments"),
         (GORILLA, "take 3", "action.bad_arguments"),
         (GATE, "gate tokens", "action.bad_arguments"),
@@ -1000,12 +1315,13 @@ def test_refusals_say_why_in_english_and_polish(demo):
     assert raised.value.text("en") == "You must use all 4 actions while one is possible."
 
 
-def test_pass_only_when_nothing_else_is_possible(demo):
+def test_turn_four_actions_no_pass_a_block_is_always_possible(demo):
+    """ "In your turn you must perform 4 actions": after an acquisition, with nothing to pay
+    and no card action, the penguin staying on Headquarters still has the Block action."""
     game, s, _ = acquired(demo)
     s = seat(s, 0, penguin_used=True, figurants=())
     s, _ = play(game, s, "roll 6")
-    assert game.legal_actions(s) == [Action("pass")], "on Headquarters with nothing to pay"
-    s, events = play(game, s, "pass")
-    assert {"event": "passed", "player": 0, "actions": 3} in events
-    assert (s.current, s.actions_left) == (1, 4)
+    assert {a.verb for a in game.legal_actions(s)} == {"block"}
     assert refused(game, s, "pass") == "illegal.pass_while_able"
+    s, _ = play(game, s, "block n", "block middle", "block s")
+    assert (s.current, s.actions_left) == (1, 4)

@@ -19,13 +19,14 @@ def sim(tmp_path):
 def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
     for line in new_game_script(players)[:5]:
         sim.command(line)
-    sim.command("press down" if bag_table else "press ok 0")
+    sim.command("press down" if bag_table else "")
     sim.press("ok")
-    sim.command("press down" if deck_table else "press ok 0")
+    sim.command("press down" if deck_table else "")
     sim.press("ok")
     assert "Demo deck (made up)" in sim.screen
     sim.press("down")
     sim.press("ok")
+    sim.press("ok", 3)  # the seats: no names, the app deals, the app draws
 
 
 def test_start_screen_offers_a_new_game(sim):
@@ -79,6 +80,9 @@ def test_finishing_keeps_the_game_and_returns_to_the_start(sim):
     game_id = sim.app.session.game_id
     sim.press("down", 2)
     sim.press("ok")
+    assert sim.screen.startswith("[Keep this result?]\n> No: go back")
+    sim.press("down")
+    sim.press("ok")
     assert sim.screen == "[Tableside]\n> New game\n  Settings"
     assert [g.id for g in sim.journal.finished_games()] == [game_id]
 
@@ -119,7 +123,7 @@ def test_resume_after_a_restart_continues_where_it_was(tmp_path):
     state = sim.app.session.state
     sim.close()
     again = Headless(tmp_path, language="en", seed=4)
-    assert again.screen == "[Tableside]\n> Resume the game\n  New game\n  Settings"
+    assert again.screen.startswith("[Tableside]\n> Resume: Penguins family\n  New game\n")
     again.press("ok")
     assert again.app.session.state == state
     again.close()

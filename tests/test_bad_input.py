@@ -55,19 +55,20 @@ REPLAY_EVERY = 10  # lines between two full replays of the journal (a few ms eac
 
 def short_game(table: bool) -> tuple[str, ...]:
     """From the start screen to a short two-player family game on the demo cards."""
-    who_draws = "press down" if table else "press down 0"
+    who_draws = ("press down",) if table else ()
     return (
         "press ok",  # New game
         "press ok",  # Penguins of Madagascar: family
         "press ok",  # 2 players
         "press down",
         "press ok",  # short game
-        who_draws,
+        *who_draws,
         "press ok",  # the app draws tokens, or we draw from the bag
-        who_draws,
+        *who_draws,
         "press ok",  # the app shuffles cards, or we shuffle real cards
         "press down",
         "press ok",  # demo deck
+        "press ok 3",  # the seats: no names, the app deals, the app draws
     )
 
 
@@ -117,7 +118,7 @@ TOUR = (
 )
 # Menu items a ``choose`` line may look for (English ids; a ``{`` ends the part compared).
 LABELS = (
-    "Resume the game",
+    "Resume: {game}",
     "New game",
     "Settings",
     "Score so far",
@@ -138,8 +139,17 @@ LABELS = (
     "Score sheet",
     "Undo the last action",
     "Finish: new game",
+    "End game",
+    "Yes: end the game",
 )
-END_LABELS = ("Score sheet", "Undo the last action", "Finish: new game", "Undo", "Redo")
+END_LABELS = (
+    "Score sheet",
+    "Undo the last action",
+    "Finish: new game",
+    "Yes: the game is finished",
+    "Undo",
+    "Redo",
+)
 POPIEL_LABELS = (
     "Tile touches the king …",
     "Tile: {n} dot",
@@ -257,6 +267,8 @@ def stream(profile: Profile, unknown_tags: list[str], known_tags: list[str]) -> 
 
 
 def run_line(sim: Headless, pilot: Autopilot, line: str) -> None:
+    if not line.strip():  # a blank line of a script does nothing
+        return
     verb, *args = line.split()
     if verb == "play":
         play(sim, pilot)
@@ -345,9 +357,9 @@ class Checker:
         self.titles |= {t for t in TITLES if title == app.t(t)}
         problems += journal.check()
         session = app.session
-        unfinished = journal.unfinished()
-        if unfinished != (session.game_id if session else None):
-            problems.append(f"journal's unfinished game {unfinished}, app's {session}")
+        unfinished = {game.id for game in journal.unfinished_games()}
+        if session is not None and session.game_id not in unfinished:
+            problems.append(f"the app's game {session.game_id} is not unfinished: {unfinished}")
         if session is None:
             return problems
         record = journal.record(session.game_id)

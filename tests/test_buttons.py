@@ -28,6 +28,7 @@ from hw.errors import ConfigError, DeviceUnavailable
 from hw.events import ButtonEvent, Press
 
 FOUR = {"up": 5, "down": 6, "ok": 13, "back": 19}
+EXACT = Timing(min_press_ms=0)  # every edge as it comes: the glitch filter is tested alone
 
 
 class Clock:
@@ -73,6 +74,8 @@ def table(request: pytest.FixtureRequest, mock_factory: MockFactory) -> Iterator
     built = []
 
     def make(**settings: Any) -> GpioTable | FakeTable:
+        # The interface tests follow each edge exactly; the glitch filter has its own.
+        settings = {"min_press_ms": 0, **settings}
         made = GpioTable(mock_factory, settings) if request.param == "gpio" else FakeTable(settings)
         built.append(made)
         return made
@@ -271,7 +274,7 @@ def bouncy_presses(draw: st.DrawFn) -> list[tuple[int, int, list[int], list[int]
 @settings(max_examples=100, deadline=None)
 @given(bouncy_presses())
 def test_machine_under_chatter(presses: list[tuple[int, int, list[int], list[int]]]) -> None:
-    ticking, late = FakeButtons(), FakeButtons()
+    ticking, late = FakeButtons(timing=EXACT), FakeButtons(timing=EXACT)
     expected = []
     start = 0
     for gap, hold, press_bounces, release_bounces in presses:
@@ -318,7 +321,7 @@ def test_gpio_button_held_when_the_panel_opens_is_silent_until_pressed_again(
 ) -> None:
     clock = Clock()
     mock_factory.pin(13).drive_low()
-    buttons = GpioButtons(FOUR, clock=clock)
+    buttons = GpioButtons(FOUR, clock=clock, timing=EXACT)
     try:
         clock.now = 1.0
         mock_factory.pin(13).drive_high()
@@ -333,7 +336,7 @@ def test_gpio_button_held_when_the_panel_opens_is_silent_until_pressed_again(
 def test_gpio_edges_from_another_thread_reach_the_poll(mock_factory: MockFactory) -> None:
     """Real pin libraries call back from their own thread; the queue hands edges over."""
     clock = Clock()
-    buttons = GpioButtons(FOUR, clock=clock)
+    buttons = GpioButtons(FOUR, clock=clock, timing=EXACT)
     try:
         clock.now = 1.0
         pressing = threading.Thread(target=mock_factory.pin(6).drive_low)
@@ -354,7 +357,7 @@ def test_gpio_closed_panel_releases_its_pins(mock_factory: MockFactory) -> None:
 
 def test_gpio_pin_factory_named_in_settings_is_owned_by_the_panel() -> None:
     clock = Clock()
-    buttons = build_buttons({"pin_factory": "mock", "pins": FOUR}, clock=clock)
+    buttons = build_buttons({"pin_factory": "mock", "pins": FOUR, "min_press_ms": 0}, clock=clock)
     try:
         assert isinstance(buttons.pin_factory, MockFactory)
         assert buttons.pin_factory is not Device.pin_factory
@@ -388,7 +391,7 @@ def test_gpio_pin_factory_that_cannot_start_is_unavailable() -> None:
 
 
 def test_fake_hold_and_history() -> None:
-    buttons = FakeButtons(["ok", "back"])
+    buttons = FakeButtons(["ok", "back"], timing=EXACT)
     buttons.hold("back", 1.0, start=2.0)
     assert seen(buttons.poll(2.5)) == [("back", "PRESS", 2.0)]
     buttons.poll(3.5)
@@ -417,7 +420,7 @@ NAMES = "up, down, ok, back, red, blue, green, yellow, grey, white, black"
         (
             {"debounce": 5},
             "buttons: unknown setting 'debounce'; accepted: driver, pins, pin_factory, "
-            "repeat, debounce_ms, long_press_ms, repeat_delay_ms, repeat_interval_ms",
+            "repeat, debounce_ms, long_press_ms, repeat_delay_ms, repeat_interval_ms, min_press_ms",
         ),
         ({"driver": "gpoi"}, "buttons.driver: unknown driver 'gpoi'; accepted: gpio, fake"),
         (
@@ -477,6 +480,7 @@ def test_settings_accepted_in_full(mock_factory: MockFactory) -> None:
             "pins": {"back": 19, "ok": 13},
             "pin_factory": "mock",
             "debounce_ms": 0,
+            "min_press_ms": 0,
             "long_press_ms": 300,
             "repeat_delay_ms": 100,
             "repeat_interval_ms": 50.5,
@@ -501,7 +505,8 @@ def test_timing_is_a_frozen_value_checked_when_built() -> None:
     assert timing == Timing(0, 300) and hash(timing) == hash(Timing(0, 300))
     assert timing != DEFAULT_TIMING
     assert repr(DEFAULT_TIMING) == (
-        "Timing(debounce_ms=20, long_press_ms=800, repeat_delay_ms=500, repeat_interval_ms=150)"
+        "Timing(debounce_ms=20, long_press_ms=800, repeat_delay_ms=500, repeat_interval_ms=150, "
+        "min_press_ms=10)"
     )
     with pytest.raises(AttributeError):
         timing.debounce_ms = 5  # type: ignore[misc]
@@ -517,3 +522,40 @@ def test_a_button_event_is_a_frozen_value() -> None:
     assert repr(event) == "ButtonEvent(name='ok', kind=<Press.LONG: 'long'>, at=1.5)"
     with pytest.raises(AttributeError):
         event.at = 2.0  # type: ignore[misc]
+
+
+# The glitch filter: a contact must stay closed min_press_ms to count.
+
+
+def test_a_spike_on_an_idle_line_is_no_press(table: Any) -> None:
+    panel = table(min_press_ms=10)
+    panel.press("ok", 1.0)
+    panel.release("ok", 1.001)  # a 1 ms spike
+    assert panel.buttons.poll(1.0005) == []
+    assert panel.buttons.poll(2.0) == []
+
+
+def test_a_press_counts_once_it_outlasts_the_filter(table: Any) -> None:
+    panel = table(min_press_ms=10)
+    panel.press("ok", 1.0)
+    assert panel.buttons.poll(1.005) == []
+    assert seen(panel.buttons.poll(1.02)) == [("ok", "PRESS", 1.01)]
+    panel.release("ok", 1.1)
+    assert seen(panel.buttons.poll(1.2)) == [("ok", "RELEASE", 1.1)]
+
+
+def test_contact_bounce_inside_the_filter_is_one_press() -> None:
+    buttons = FakeButtons(["ok"], timing=Timing(min_press_ms=10))
+    for ms, pressed in ((0, True), (1, False), (2, True), (3, False), (4, True)):
+        (buttons.press if pressed else buttons.release)("ok", 1 + ms / 1000)
+    buttons.release("ok", 1.2)
+    assert seen(buttons.poll(2.0)) == [("ok", "PRESS", 1.01), ("ok", "RELEASE", 1.2)]
+
+
+def test_the_filter_is_on_by_default_and_zero_turns_it_off() -> None:
+    assert DEFAULT_TIMING.min_press_ms > 0
+    for timing, wanted in ((DEFAULT_TIMING, []), (EXACT, [("ok", "PRESS", 1.0)])):
+        buttons = FakeButtons(["ok"], timing=timing)
+        buttons.press("ok", 1.0)
+        buttons.release("ok", 1.001)
+        assert [e for e in seen(buttons.poll(2.0)) if e[1] == "PRESS"] == wanted

@@ -725,7 +725,7 @@ def test_demo_effects_are_complete_and_sensible(demo: Catalogue) -> None:
     assert 3 <= sum(effect.do in PERMANENT for effect in figurants) <= 8
     assert figurants.count(NO_EFFECT) >= 20
     for card_id in ("king-julian", "mort"):
-        assert demo.figurant(card_id).advanced.effect.do in ("steal", "give")
+        assert demo.figurant(card_id).advanced.effect.do in ("steal_choice", "others_discard")
     for penguin in demo.penguins:
         assert penguin.effect == draw_colour(penguin.colour, 2), penguin.id
 
@@ -815,6 +815,7 @@ def test_a_printed_file_writes_out_and_quotes_every_effect(printed_raw: dict) ->
 ZOE = '[[figurant]]\nid = "zoe"\n'
 ALL_FIGURANT_EFFECTS = (
     "draw, draw_colour, take, give, steal, remove_marker, move, grey, "
+    "steal_choice, others_discard, acquire, "
     "bonus_with, bonus_per_type, immune"
 )
 
@@ -835,7 +836,8 @@ ALL_FIGURANT_EFFECTS = (
         (
             '[[penguin]]\nid = "rico"\nadvanced.effect = { do = "immune", cards = ["mort"] }\n',
             "penguin 'rico': advanced.effect.do: 'immune' is not a penguin effect "
-            "(expected one of: draw, draw_colour, take, give, steal, remove_marker, move, grey)",
+            "(expected one of: draw, draw_colour, take, give, steal, remove_marker, move, grey, "
+            "steal_choice, others_discard, acquire)",
         ),
         (
             '[[mission]]\nid = "demo-8"\nadvanced.effect = { do = "draw", count = 1 }\n',

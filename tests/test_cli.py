@@ -177,13 +177,15 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     final = sim.app.session.state
     sim.press("down", 2)
     sim.press("ok")  # Finish: new game
+    sim.press("down")
+    sim.press("ok")  # Yes: the game is finished
     sim.close()
     config = tmp_path / "tableside.toml"
     config.write_text(f'[app]\nstate_dir = "{state}"\n')
     out = tmp_path / "out"
     out.mkdir()
     assert main(["export", "--config", str(config), "--out", str(out)]) == 0
-    assert "1 finished game(s) exported" in capsys.readouterr().out
+    assert "1 finished, 0 abandoned game(s) exported" in capsys.readouterr().out
     (record,) = out.glob("*.json")
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)

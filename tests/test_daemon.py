@@ -11,6 +11,11 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
 
 FAKE = """
 [buttons]
@@ -42,32 +47,46 @@ def receive(sock: socket.socket, wanted: bytes, deadline: float) -> list[bytes]:
     return seen
 
 
-def test_run_notifies_systemd_and_stops_cleanly_on_sigterm(tmp_path):
+@contextmanager
+def daemon(tmp_path, text: str, **environ: str) -> Iterator[tuple[subprocess.Popen, socket.socket]]:
+    """``tableside run`` on the configuration ``text``, notifying a socket bound here.
+
+    The child's stderr is in ``child.stderr_text`` once the block has ended.
+    """
     config = tmp_path / "tableside.toml"
-    config.write_text(FAKE.format(state=tmp_path / "state"))
+    config.write_text(text.format(state=tmp_path / "state"))
     address = str(tmp_path / "notify")
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(address)
-        env = {**os.environ, "NOTIFY_SOCKET": address, "WATCHDOG_USEC": "200000"}
         child = subprocess.Popen(
             [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
-            env=env,
+            env={**os.environ, "NOTIFY_SOCKET": address, **environ},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
         )
         try:
-            start = receive(sock, b"READY=1", time.monotonic() + 30)
-            assert start[-1] == b"READY=1"
-            pings = receive(sock, b"never", time.monotonic() + 0.5)
-            assert pings.count(b"WATCHDOG=1") >= 3
-            child.send_signal(signal.SIGTERM)
-            end = receive(sock, b"STOPPING=1", time.monotonic() + 10)
-            assert end[-1] == b"STOPPING=1"
-            assert child.wait(timeout=10) == 0
+            yield child, sock
         finally:
             child.kill()
-            child.communicate()
+            child.stderr_text = child.communicate()[1]
+
+
+def stop(child: subprocess.Popen, sock: socket.socket) -> None:
+    """SIGTERM: STOPPING=1 comes, and the daemon exits 0."""
+    child.send_signal(signal.SIGTERM)
+    end = receive(sock, b"STOPPING=1", time.monotonic() + 10)
+    assert end[-1] == b"STOPPING=1"
+    assert child.wait(timeout=10) == 0
+
+
+def test_run_notifies_systemd_and_stops_cleanly_on_sigterm(tmp_path):
+    with daemon(tmp_path, FAKE, WATCHDOG_USEC="200000") as (child, sock):
+        start = receive(sock, b"READY=1", time.monotonic() + 30)
+        assert start[-1] == b"READY=1"
+        pings = receive(sock, b"never", time.monotonic() + 0.5)
+        assert pings.count(b"WATCHDOG=1") >= 3
+        stop(child, sock)
     assert (tmp_path / "state" / "journal.sqlite").exists()
 
 
@@ -82,9 +101,9 @@ def test_run_refuses_a_bad_configuration_listing_every_problem(tmp_path):
     )
     assert done.returncode == 1
     lines = done.stderr.strip().splitlines()
-    assert lines[0] == "tableside: configuration:"
-    assert any(f"{config}:2: display.driver" in line for line in lines)
-    assert any(f"{config}:4: app.language" in line for line in lines)
+    assert len(lines) == 2, "one line per problem"
+    assert lines[0].startswith(f"tableside: {config}:2: display.driver: ")
+    assert lines[1].startswith(f"tableside: {config}:4: app.language: ")
 
 
 # What the first frame must not wait for: on a Zero 2 W each of these costs a noticeable
@@ -122,3 +141,41 @@ def test_the_first_frame_waits_for_no_module_it_does_not_need(tmp_path):
     shown, loaded = done.stdout.splitlines()
     assert shown.startswith("first frame shown at ")
     assert sorted(set(loaded.split()) & set(NOT_BEFORE_THE_FIRST_FRAME)) == []
+
+
+BROKEN = """
+[buttons]
+driver = "gpio"
+pin_factory = "lgpio"
+[display]
+driver = "dummy"
+[reader]
+driver = "rc522-spi"
+[buzzer]
+driver = "gpio"
+pin_factory = "lgpio"
+[app]
+language = "en"
+state_dir = "{state}"
+"""
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="a real GPIO chip is present")
+def test_parts_that_fail_at_start_are_named_with_their_fix_and_the_rest_runs(tmp_path):
+    """No pin library and no SPI reader: the daemon runs, says what is missing, stops cleanly."""
+    with daemon(tmp_path, BROKEN) as (child, sock):
+        start = receive(sock, b"READY=1", time.monotonic() + 30)
+        assert start[-1] == b"READY=1", start
+        status = [m for m in start if m.startswith(b"STATUS=")]
+        assert status == [b"STATUS=waiting at the start screen; missing: buttons, reader, buzzer"]
+        stop(child, sock)
+    stderr = child.stderr_text
+    failed = [line for line in stderr.splitlines() if line.startswith("ERROR tableside.parts")]
+    assert len(failed) == 3, stderr
+    assert failed[0].startswith("ERROR tableside.parts: buttons does not work (")
+    assert "fix: install python3-lgpio" in failed[0]
+    assert failed[1].startswith("ERROR tableside.parts: reader does not work (")
+    assert "fix: install spidev: sudo systemd/install.sh --with spi" in failed[1]
+    assert failed[2].startswith("ERROR tableside.parts: buzzer does not work (")
+    assert "Traceback" not in stderr
+    assert not (tmp_path / "state" / "journal.sqlite.running").exists(), "not a clean stop"

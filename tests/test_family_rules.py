@@ -6,7 +6,7 @@ test shows exactly the part of the table its clause is about.
 
 import pytest
 from family_helpers import at_visits, new_game, tokens
-from positions import with_fields, with_player
+from positions import play, with_fields, with_player
 
 from rules.actions import Action
 from rules.colours import BLUE, COLOURS, GREY, RED, WHITE
@@ -22,6 +22,29 @@ def test_setup_lays_players_plus_two_figurants_and_deals_five_tokens(demo, playe
     assert len(s.faceup) == players + 2 and None not in s.faceup
     assert [sum(p.tokens) for p in s.players] == [5] * players
     assert s.deck_size == len(game.cards.deck) - players - 2
+
+
+def test_setup_with_the_tables_bag_and_deck_players_plus_two_spaces_five_tokens_each(demo):
+    game, s = new_game(demo, players=3, seed=3, bag="table", deck="table", first=0)
+    assert s.faceup == (None,) * 5 and s.pending == (0, 1, 2, 3, 4)
+    for card in sorted(game.cards.deck)[:5]:
+        s, _ = game.apply(s, f"reveal {card}")
+    for _ in range(3):
+        assert s.draw_count == 5
+        s, _ = game.apply(s, "draw red red blue white black")
+    assert [sum(p.tokens) for p in s.players] == [5, 5, 5]
+    assert (s.phase, s.draw_count, s.current) == ("draw", 2, 0)
+
+
+def test_setup_the_figurant_deck_is_shuffled(demo):
+    decks = set()
+    for seed in range(6):
+        game, s = new_game(demo, seed=seed)
+        cards = list(s.faceup) + [g[0] for g in s.deck]
+        assert sorted(cards) == sorted(game.cards.deck)
+        decks.add(tuple(cards))
+    assert len(decks) == 6, "every seed lays the deck out in another order"
+    assert tuple(game.cards.deck) not in decks
 
 
 def test_setup_deals_different_penguins_at_random(demo):
@@ -201,6 +224,31 @@ def test_zoo_gate_puts_the_face_up_figurants_under_the_deck(demo):
     assert events[0] == {"event": "cycled", "cards": list(row)}
 
 
+def test_zoo_gate_with_nothing_face_up_cannot_be_visited(demo):
+    """A visit must do what its location says: with no figurant beneath the board the Zoo
+    gate has nothing to do, like a supply tile with no token."""
+    game, s = new_game(demo, seed=8)
+    s = at_visits(game, with_fields(s, deck=(), faceup=(None,) * 4, last_round=True))
+    assert Action("visit", "gate") not in game.legal_actions(s)
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit gate")
+    assert refused.value.key == "illegal.nothing_to_cycle"
+
+
+def test_zoo_gate_with_nothing_face_up_only_when_no_other_visit_is_possible(demo):
+    """ "You must visit two locations in your turn – you may not pass": when nothing else
+    can be visited (no token to take or draw, no mission, no exchange, no card), the empty
+    Zoo gate visit is the one left, so a legal visit always exists."""
+    game, s = new_game(demo, seed=8)
+    s = at_visits(game, with_fields(s, deck=(), faceup=(None,) * 4, last_round=True))
+    held = sum(s.bag[c] + s.board[c] for c in range(7))
+    s = with_fields(s, bag=tokens(), board=tokens(), missions=())
+    s = with_player(s, s.current, tokens=tokens(red=held))
+    assert game.legal_actions(s) == [Action("visit", "gate")]
+    s, events = game.apply(s, "visit gate")
+    assert {"event": "cycled", "cards": []} in events and s.visits_left == 1
+
+
 def test_zoo_gate_near_the_end_of_the_deck_brings_some_cards_back(demo):
     game, s = new_game(demo, seed=8)
     s = at_visits(game, s)
@@ -223,6 +271,21 @@ def test_headquarters_acquires_a_face_up_figurant_and_refills_its_space(demo):
     assert after.players[s.current].tokens == tokens()
     assert after.faceup[1] == top
     assert [e["event"] for e in events[:2]] == ["acquired", "revealed"]
+
+
+def test_headquarters_the_card_that_takes_the_space_can_be_acquired_on_the_next_visit(demo):
+    """ "after you take a card from beneath the board, the top card of the deck takes its
+    place, and you can acquire it on your next move" """
+    game, s = new_game(demo, seed=9)
+    s = at_visits(game, s)
+    card, top = s.faceup[1], s.deck[0][0]
+    cost = game.cards.figurants[card].cost
+    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost, strict=True))
+    s = with_player(s, s.current, tokens=both)
+    s, _ = game.apply(s, f"visit hq {card}")
+    assert s.faceup[1] == top and any(a[:3] == ("visit", "hq", top) for a in game.legal_actions(s))
+    s, _ = game.apply(s, f"visit hq {top}")
+    assert s.players[s.current - 1 if s.current else 1].figurants[-2:] == (card, top)
 
 
 def test_headquarters_cannot_acquire_the_top_card_of_the_deck(demo):
@@ -347,6 +410,20 @@ def test_gastro_only_lines_of_the_table(demo):
         assert refused.value.key == "illegal.exchange_not_in_table"
 
 
+@pytest.mark.parametrize("pair", ["white+black", "white+grey", "black+grey"])
+def test_gastro_two_different_tokens_are_not_a_line_of_the_table(demo, pair):
+    """ "Two white or two black tokens": a white with a black, or either with a grey, is not a
+    line of the exchange table, whatever is asked for."""
+    game, s = gastro_position(demo, tokens(white=1, black=1, grey=1))
+    assert not any(
+        a[:2] == ("visit", "gastro") and a[2].startswith(pair) for a in game.legal_actions(s)
+    )
+    for get in ("red", "yellow", "white"):
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(s, f"visit gastro {pair}>{get}")
+        assert refused.value.key == "illegal.exchange_not_in_table"
+
+
 def test_gastro_takes_from_the_location_before_the_bag(demo):
     game, s = gastro_position(demo, tokens(blue=1), board=tokens(red=1), bag=tokens(red=1))
     after, _ = game.apply(s, "visit gastro blue>red")
@@ -437,6 +514,40 @@ def test_end_space_left_empty_when_the_deck_is_gone(demo):
     s = with_player(s, s.current, tokens=game.cards.figurants[card].cost)
     after, _ = game.apply(s, f"visit hq {card}")
     assert after.faceup[2] is None
+
+
+def test_end_in_a_played_game_the_round_of_the_decks_last_card_is_played_out(demo):
+    """ "The current round is played to the end, so that every player has taken the same
+    number of turns": in a whole game, the last card laid marks the round, and the game
+    ends when the player before the first player finishes a turn of that round."""
+    from family_helpers import random_playout
+
+    for seed, players in ((4, 2), (5, 3), (6, 4)):
+        game, s = new_game(demo, players=players, seed=seed)
+        marked = None
+        for before, _, after in random_playout(game, s, seed, eager=True):
+            if after.last_round and not before.last_round:
+                assert after.deck_size == 0
+                marked = before.turns
+        assert after.phase == "over" and marked is not None
+        assert after.turns % players == 0, "every player took the same number of turns"
+        assert after.turns - marked <= players
+        assert after.current == (after.first - 1) % players
+
+
+def test_scoring_penalty_one_point_per_token_held_at_the_end_of_a_played_game(demo):
+    from family_helpers import random_playout
+
+    game, start = new_game(demo, players=3, seed=7)
+    s = [after for _, _, after in random_playout(game, start, 7, eager=True)][-1]
+    assert s.phase == "over"
+    sheet = game.score(s)
+    held = [sum(p.tokens) for p in s.players]
+    assert any(held), "a game that leaves tokens in hand"
+    assert [line.penalty for line in sheet.lines] == [-n for n in held]
+    for line in sheet.lines:
+        parts = line.figurants + line.penguin_bonus + line.mission + line.penalty
+        assert line.total == parts
 
 
 # ---------------------------------------------------------- table randomness
@@ -535,6 +646,45 @@ def test_correct_owner_mission_and_penguin(demo):
     p1, p2 = s.players[0].penguin, s.players[1].penguin
     s, _ = game.apply(s, f"correct penguin p1 {p2}")
     assert (s.players[0].penguin, s.players[1].penguin) == (p2, p1)
+
+
+def test_correct_faceup_filling_a_waiting_space_ends_the_turn_like_a_reveal(demo):
+    """A space waiting for its card can be filled by a correction instead of ``reveal``:
+    the turn that was waiting for it ends all the same, and no third visit is allowed."""
+    game, s = new_game(demo, seed=15, deck="table", first=0)
+    for card in sorted(game.cards.deck)[:4]:
+        s, _ = game.apply(s, f"reveal {card}")
+    s = at_visits(game, s)
+    s, _ = game.apply(s, "visit otter")
+    card = s.faceup[0]
+    s = with_player(s, 0, tokens=game.cards.figurants[card].cost)
+    s, _ = game.apply(s, f"visit hq {card}")
+    assert s.pending == (0,) and s.visits_left == 0 and s.current == 0
+    real = sorted(s.deck[0])[-1]
+    s, events = game.apply(s, f"correct faceup 1 {real}")
+    assert (s.current, s.phase) == (1, "draw")
+    assert {"event": "turn", "player": 1} in events
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "visit gate")
+    assert refused.value.key == "illegal.draw_first"
+
+
+def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
+    game, s = new_game(demo, seed=15, deck="table", players=2, first=0)
+    for card in sorted(game.cards.deck)[:4]:
+        s, _ = game.apply(s, f"reveal {card}")
+    s = at_visits(game, s)
+    last = s.deck[0][0]
+    card = s.faceup[0]
+    s = with_fields(with_player(s, 0, tokens=game.cards.figurants[card].cost), deck=((last,),))
+    s, _ = game.apply(s, f"visit hq {card}")
+    s, events = game.apply(s, f"correct faceup 1 {last}")
+    assert s.deck == () and s.last_round and {"event": "last_round", "why": "deck"} in events
+    s, _ = game.apply(s, "visit otter")
+    assert s.phase == "draw" and s.current == 1
+    s = at_visits(game, s)
+    s, events = play(game, s, "visit otter", "visit otter")
+    assert s.phase == "over" and events[-1] == {"event": "game_over"}
 
 
 # ---------------------------------------------------------- refused input

@@ -55,7 +55,7 @@ def test_display_and_reader_unplugged_mid_run_recover(tmp_path):
         run(40.0)  # longer than the longest backoff of either
         assert display.last_image.tobytes() == app.render().image.tobytes()
 
-        pty.send(encode(bytes.fromhex("0A0B0C0D0E")))
+        pty.send(encode(bytes.fromhex("0A0B0C0D0E")) * 2)  # the module repeats its frame
         run(0.05)
         assert app.render().text().startswith("[New tag: which card?]")
     finally:

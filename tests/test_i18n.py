@@ -358,7 +358,7 @@ def one_line_ids() -> dict[str, str]:
 def test_titles_items_and_prompts_are_found():
     roles = one_line_ids()
     assert roles["Score sheet"] == roles["Help"] == roles["Tokens drawn"] == "title"
-    assert roles["Resume the game"] == roles["the bag"] == roles["Colour drawn:"] == "label"
+    assert roles["Resume: {game}"] == roles["the bag"] == roles["Colour drawn:"] == "label"
     assert (
         roles["Without grey"] == roles["Why not …"] == roles["↑↓ colour, OK: {choice}"] == "label"
     )

@@ -15,8 +15,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from firmware_app import journal as journal_module
 from firmware_app.catalogue_files import load
-from firmware_app.journal import APPLICATION_ID, FinishedGame, Journal, JournalError
+from firmware_app.journal import (
+    APPLICATION_ID,
+    FinishedGame,
+    Journal,
+    JournalError,
+    UnfinishedGame,
+)
 from rules.pingwiny.options import Options
 from rules.record import game_of, new_record, replay
 
@@ -59,7 +66,7 @@ def test_wal_and_synchronous_full_are_in_effect(journal):
         "synchronous": "FULL",
         "foreign_keys": True,
         "busy_timeout_ms": 5000,
-        "schema": 1,
+        "schema": 2,
     }
 
 
@@ -74,7 +81,7 @@ def test_the_file_is_marked_as_a_journal_for_any_reader(journal):
     try:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert other.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
-        assert other.execute("PRAGMA user_version").fetchone() == (1,)
+        assert other.execute("PRAGMA user_version").fetchone() == (2,)
     finally:
         other.close()
 
@@ -105,14 +112,109 @@ def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "journal.sqlite"
     Journal(path).close()
     raw = sqlite3.connect(path)
-    raw.execute("PRAGMA user_version = 2")
+    raw.execute("PRAGMA user_version = 3")
     raw.commit()
     raw.close()
     with pytest.raises(JournalError) as caught:
         Journal(path)
     assert str(caught.value) == (
-        f"{path}: journal schema 2 (a newer Tableside?); this one reads schema 1"
+        f"{path}: journal schema 3 (a newer Tableside?); this one reads schema 2"
     )
+
+
+# The schema of version 1, as Tableside wrote it before several unfinished games.
+VERSION_1 = """
+CREATE TABLE games (
+    id INTEGER PRIMARY KEY,
+    header TEXT NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    outcome TEXT CHECK (outcome IN ('finished', 'abandoned')),
+    summary TEXT,
+    CHECK ((ended IS NULL) = (outcome IS NULL)));
+CREATE UNIQUE INDEX one_unfinished ON games (outcome IS NULL) WHERE outcome IS NULL;
+CREATE TABLE actions (
+    game_id INTEGER NOT NULL REFERENCES games (id),
+    seq INTEGER NOT NULL CHECK (seq >= 1),
+    notation TEXT NOT NULL,
+    undone INTEGER NOT NULL DEFAULT 0 CHECK (undone IN (0, 1)),
+    PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+PRAGMA application_id = 1413631059;
+PRAGMA user_version = 1;
+"""
+
+
+def write_version_1(path: Path) -> None:
+    """A version-1 journal: a finished game, an abandoned one, one in play with redo, a setting."""
+    raw = sqlite3.connect(path)
+    raw.executescript(VERSION_1)
+    header = json.dumps({k: v for k, v in HEADER.items() if k != "actions"})
+    raw.executemany(
+        "INSERT INTO games (id, header, started, ended, outcome, summary) VALUES (?,?,?,?,?,?)",
+        [
+            (1, header, 10.0, 20.0, "finished", json.dumps({"winners": [0]})),
+            (2, header, 30.0, 40.0, "abandoned", None),
+            (3, header, 50.0, None, None, None),
+        ],
+    )
+    raw.executemany(
+        "INSERT INTO actions (game_id, seq, notation, undone) VALUES (?,?,?,?)",
+        [(1, 1, "draw", 0), (2, 1, "draw", 0), (3, 1, "draw", 0), (3, 2, "visit chimp", 1)],
+    )
+    raw.execute("INSERT INTO settings VALUES ('language', '\"en\"')")
+    raw.commit()
+    raw.close()
+
+
+def shape(path: Path) -> dict:
+    raw = sqlite3.connect(path)
+    try:
+        tables = [row[0] for row in raw.execute("SELECT name FROM sqlite_schema ORDER BY name")]
+        return {
+            name: raw.execute(f"PRAGMA table_info({name})").fetchall()
+            + raw.execute(f"PRAGMA index_list({name})").fetchall()
+            for name in tables
+            if not name.startswith("sqlite_")
+        }
+    finally:
+        raw.close()
+
+
+def test_a_version_1_journal_is_migrated_keeping_every_game(tmp_path):
+    path = tmp_path / "journal.sqlite"
+    write_version_1(path)
+    with Journal(path) as journal:
+        assert journal.storage()["schema"] == 2
+        assert journal.check() == []
+        assert journal.ended_games() == [
+            FinishedGame(1, "pingwiny", "family", 10.0, 20.0, {"winners": [0]}, 1),
+            FinishedGame(2, "pingwiny", "family", 30.0, 40.0, {}, 1, "abandoned"),
+        ]
+        assert journal.unfinished_games() == [
+            UnfinishedGame(3, "pingwiny", "family", 50.0, 50.0, 1)
+        ]
+        assert journal.record(3)["actions"] == ["draw"]
+        assert journal.redo(3) == "visit chimp"  # the undone tail survives
+        assert journal.get_setting("language") == "en"
+        second = journal.start_game(HEADER, now=60.0)  # version 1 allowed one only
+        assert {game.id for game in journal.unfinished_games()} == {3, second}
+    Journal(tmp_path / "new.sqlite").close()
+    assert shape(path) == shape(tmp_path / "new.sqlite")
+
+
+def test_a_migration_that_fails_leaves_version_1_as_it_was(tmp_path, monkeypatch):
+    path = tmp_path / "journal.sqlite"
+    write_version_1(path)
+    before = shape(path)
+    broken = {1: (*journal_module._MIGRATIONS[1], "SELECT no_such_function()")}
+    monkeypatch.setattr(journal_module, "_MIGRATIONS", broken)
+    with pytest.raises(JournalError):
+        Journal(path)
+    assert shape(path) == before
+    raw = sqlite3.connect(path)
+    assert raw.execute("PRAGMA user_version").fetchone() == (1,)
+    raw.close()
 
 
 def test_a_missing_folder_is_reported(tmp_path):
@@ -135,14 +237,36 @@ def test_start_game_stores_the_header_without_actions(journal):
     assert journal.record(game) == HEADER
 
 
-def test_starting_a_game_abandons_the_unfinished_one_and_keeps_it(journal):
+def test_starting_a_game_leaves_the_unfinished_ones_to_play_on(journal):
     first = play(journal, "draw")
     second = journal.start_game(HEADER, now=200.0)
     assert journal.unfinished() == second
-    assert journal.record(first)["actions"] == ["draw"]
-    with pytest.raises(JournalError, match=f"game {first} is abandoned; it cannot change"):
-        journal.append(first, "visit chimp")
+    journal.append(first, "visit chimp", now=300.0)
+    assert journal.unfinished() == first  # played last
+    assert journal.record(first)["actions"] == ["draw", "visit chimp"]
+    assert journal.unfinished_games() == [
+        UnfinishedGame(first, "pingwiny", "family", 100.0, 300.0, 2),
+        UnfinishedGame(second, "pingwiny", "family", 200.0, 200.0, 0),
+    ]
     assert journal.finished_games() == []
+
+
+def test_an_abandoned_game_is_kept_closed_and_exported_as_abandoned(journal, tmp_path):
+    game = play(journal, "draw", "visit chimp", "visit otter")
+    journal.undo(game)
+    journal.abandon(game, now=400.0)
+    assert journal.unfinished_games() == []
+    assert journal.finished_games() == []
+    assert journal.ended_games() == [
+        FinishedGame(game, "pingwiny", "family", 100.0, 400.0, {}, 2, "abandoned")
+    ]
+    with pytest.raises(JournalError, match=f"game {game} is abandoned; it cannot change"):
+        journal.append(game, "visit chimp")
+    exported = journal.export(game)
+    assert exported == HEADER | {"actions": ["draw", "visit chimp"], "outcome": "abandoned"}
+    written = journal.export_all(tmp_path / "export")
+    assert written == [tmp_path / "export" / f"game-{game:05d}-abandoned.json"]
+    assert json.loads(written[0].read_text(encoding="utf-8")) == exported
 
 
 @pytest.mark.parametrize(

@@ -2,6 +2,7 @@
 
 import json
 import random
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -9,10 +10,11 @@ from hypothesis import strategies as st
 from positions import play
 
 from firmware_app.catalogue_files import load_popiel
+from firmware_app.cli import main
 from rules.errors import IllegalAction, MalformedAction, SetupError
-from rules.popiel.game import PopielGame, PopielOptions
+from rules.popiel.game import KINDS, PopielGame, PopielOptions
 from rules.popiel.state import PopielState
-from rules.popiel.track import on_track
+from rules.popiel.track import TrackPosition, on_track
 from rules.record import new_record, replay
 
 
@@ -138,10 +140,31 @@ def test_tied_players_share_the_victory(box):
     assert game.winners(s) == (0, 1)
 
 
-def test_track_position_past_60(box):
-    assert (on_track(0).space, on_track(0).flipped) == (0, False)
-    assert (on_track(30).space, on_track(30).flipped, on_track(30).laps) == (0, True, 1)
-    assert (on_track(61).space, on_track(61).laps) == (1, 2)
+def test_track_exactly_30_is_space_30_the_marker_not_flipped():
+    """Only "more points than there are spaces on the track" flips the marker."""
+    assert on_track(0) == TrackPosition(0, False, 0), "in front of space 1"
+    assert on_track(29) == TrackPosition(29, False, 0)
+    assert on_track(30) == TrackPosition(30, False, 0)
+
+
+def test_track_past_30_the_marker_flipped_the_pawn_from_the_beginning_again():
+    assert on_track(31) == TrackPosition(1, True, 1)
+    assert on_track(32) == TrackPosition(2, True, 1), "Kasia: 28 + 4"
+    assert on_track(60) == TrackPosition(30, True, 1), "60 is space 30 on the flipped side"
+
+
+def test_track_position_past_60():
+    assert on_track(61) == TrackPosition(1, True, 2)
+    assert on_track(95) == TrackPosition(5, True, 3)
+
+
+def test_track_the_table_is_told_to_flip_only_when_passing_30(box):
+    game, s = new_game(box, players=("red", "blue"))
+    s = s.replace(scores=(26, 0))
+    s, events = play(game, s, "place 4")
+    assert on_track(s.scores[0]) == TrackPosition(30, False, 0)
+    s, events = play(game, s, "place 0", "place 1")
+    assert on_track(s.scores[0]) == TrackPosition(1, True, 1)
 
 
 def test_refused_inputs_say_why(box):
@@ -169,6 +192,171 @@ def test_nobody_able_to_place_ends_the_game(box):
     game, s = new_game(box, players=("a", "b"))
     s, events = play(game, s, "pass", "pass")
     assert s.phase == "over" and {"event": "nobody_can_place"} in events
+
+
+# --------------------------------------------------------------- setup
+
+
+def test_setup_one_tile_each_three_on_the_draw_spaces_the_rest_in_the_stack(box):
+    for players in range(2, 6):
+        game, s = new_game(box, players=[f"m{i}" for i in range(players)])
+        assert s.hands == (1,) * players
+        assert s.draw_spaces == 3
+        assert s.stack == box.tiles - players - 3 and s.tiles_left == 36
+
+
+def test_setup_king_on_the_lowest_window_all_reward_tokens_mixed_the_first_player_places(box):
+    game, s = new_game(box)
+    assert s.king == 0 and s.phase == "place" and s.current == 0
+    assert s.tokens_left == 8 and s.pool == tuple(box.rewards[k] for k in KINDS)
+    assert s.scores == (0, 0, 0) and s.rewards == ((), (), ())
+
+
+def test_setup_pawns_start_in_front_of_space_1(box):
+    game, s = new_game(box)
+    assert {on_track(score) for score in s.scores} == {TrackPosition(0, False, 0)}
+
+
+# --------------------------------------------------------------- tiles
+
+
+def test_drawing_tiles_after_placing_one_from_the_draw_spaces_then_refill_from_the_stack(box):
+    game, s = new_game(box)
+    s, events = play(game, s, "place 2")
+    assert s.hands == (1, 1, 1), "the tile placed, a tile drawn for the next turn"
+    assert (s.draw_spaces, s.stack) == (3, 36 - 3 - 3 - 1)
+    assert {"event": "draw_tile", "player": 0, "refill": 1} in events
+
+
+def test_drawing_tiles_refill_only_where_possible_when_the_stack_runs_out(box):
+    game, s = new_game(box)
+    s = s.replace(stack=0)
+    s, events = play(game, s, "place 2")
+    assert (s.hands, s.draw_spaces, s.stack) == ((1, 1, 1), 2, 0)
+    assert {"event": "draw_tile", "player": 0, "refill": 0} in events
+    s, _ = play(game, s, "place 0", "place 0")
+    assert (s.hands, s.draw_spaces, s.stack) == ((1, 1, 1), 0, 0)
+
+
+def test_drawing_tiles_with_the_draw_spaces_empty_the_player_holds_none(box):
+    game, s = new_game(box)
+    s = s.replace(stack=0, draw_spaces=0)
+    s, events = play(game, s, "place 2")
+    assert s.hands == (0, 1, 1) and {"event": "no_tile_to_draw", "player": 0} in events
+    assert s.current == 1
+
+
+def test_end_when_the_tiles_run_out_every_tile_held_is_placed_first(box):
+    game, s = new_game(box)
+    s = s.replace(stack=0, draw_spaces=1)
+    s, events = play(game, s, "place 1")  # mouse 1 draws the last tile
+    assert s.hands == (1, 1, 1) and s.draw_spaces == 0
+    s, _ = play(game, s, "place 1", "place 1")
+    assert s.phase == "place" and s.current == 0, "mouse 1 still holds the last tile"
+    s, events = play(game, s, "place 1")
+    assert s.phase == "over" and {"event": "tiles_gone"} in events
+    assert s.scores == (2, 1, 1) and s.tiles_left == 0
+
+
+def test_end_a_player_without_a_tile_is_skipped(box):
+    game, s = new_game(box)
+    s = s.replace(stack=0, draw_spaces=0, hands=(1, 0, 1))
+    s, events = play(game, s, "place 1")
+    assert s.current == 2 and {"event": "turn", "player": 2} in events
+
+
+def test_extra_move_takes_one_of_the_tiles_on_the_draw_spaces_and_places_it(box):
+    game, s = new_game(box, rewards="table")
+    s, events = play(game, s, "place 3 king", "reward extra")
+    assert s.extra and s.hands == (1, 1, 1)
+    assert (s.draw_spaces, s.stack) == (3, 36 - 6 - 1), "the draw space refilled at once"
+    assert {"event": "extra_move", "player": 0, "refill": 1} in events
+    s, events = play(game, s, "place 1")
+    assert s.current == 1 and s.hands == (1, 1, 1)
+    assert (s.draw_spaces, s.stack) == (3, 36 - 6 - 2)
+    assert {"event": "draw_tile", "player": 0, "refill": 1} in events
+
+
+def test_extra_moves_in_a_row_the_draw_spaces_are_refilled_each_time(box):
+    game, s = new_game(box, rewards="table", windows=7)
+    for _ in range(4):
+        s, _ = play(game, s, "place 1 king", "reward extra")
+    assert s.extra and s.draw_spaces == 3 and s.stack == 36 - 6 - 4
+
+
+def test_extra_move_only_when_a_draw_space_holds_a_tile(box):
+    game, s = new_game(box, rewards="table")
+    s = s.replace(stack=0, draw_spaces=0)
+    s, events = play(game, s, "place 3 king", "reward extra")
+    assert not s.extra and s.current == 1 and s.scores[0] == 3
+    assert {"event": "no_tile_for_extra", "player": 0} in events
+    assert s.rewards[0] == ("extra",), "the token is kept all the same"
+
+
+def test_extra_move_a_tile_that_cannot_be_placed_goes_back_on_the_draw_spaces(box):
+    game, s = new_game(box, rewards="table")
+    s, _ = play(game, s, "place 3 king", "reward extra")
+    s, events = play(game, s, "pass")
+    assert s.current == 1 and s.passes == 0 and s.hands == (1, 1, 1)
+    assert (s.draw_spaces, s.stack) == (3, 36 - 6 - 1), "the tile back, then one drawn"
+
+
+# ------------------------------------------------------------ the king
+
+
+def test_king_escapes_when_touched_even_with_no_token_left(box):
+    """ "As soon as a player takes a reward token, King Popiel's pawn escapes": the touch
+    is what sends him up. With no token left he still flees, so on a tower with more
+    windows than tokens "the king is devoured" stays reachable."""
+    game, s = new_game(box, rewards="table", windows=10)
+    for window in range(10):
+        assert s.king == window
+        s, events = play(game, s, "place 1 king")
+        if s.phase == "reward":
+            s, events = play(game, s, "reward plus2")
+        else:
+            assert {"event": "no_reward_left"} in events
+    assert s.phase == "over" and {"event": "king_devoured"} in events
+    assert sum(len(r) for r in s.rewards) == 8 and s.tokens_left == 0
+
+
+def test_king_with_no_token_left_the_move_scores_its_dots(box):
+    game, s = new_game(box, rewards="table", windows=10)
+    s = s.replace(tokens_left=0, king=3)
+    s, events = play(game, s, "place 4 king")
+    assert s.scores[0] == 4 and s.king == 4 and s.rewards[0] == ()
+    assert {"event": "king_escapes", "window": 4} in events
+
+
+def test_reward_tokens_are_drawn_at_random_from_the_mix(box):
+    """Face down and mixed: over many games the first token drawn follows the mix (3 of
+    8 are +2, 1 of 8 the double), and it is not the same kind in every game."""
+    first = []
+    for seed in range(800):
+        game, s = new_game(box, seed=seed)
+        _, events = game.apply(s, "place 1 king")
+        first += [e["kind"] for e in events if e["event"] == "reward"]
+    counts = {kind: first.count(kind) for kind in KINDS}
+    for kind in KINDS:
+        expected = 800 * box.rewards[kind] / 8
+        assert abs(counts[kind] - expected) < 4 * expected**0.5, counts
+
+
+# ------------------------------------------------------------ the example
+
+
+EXAMPLE = Path(__file__).parent.parent / "examples" / "krol-popiel-3p-game.json"
+
+
+def test_example_game_record_replays_and_is_scored(capsys):
+    record = json.loads(EXAMPLE.read_text())
+    final = replay(record).final
+    assert final.phase == "over"
+    assert main(["replay", str(EXAMPLE)]) == 0
+    out = capsys.readouterr().out
+    assert "game finished" in out and "[demo box — not the printed mix or tower]" in out
+    for total in final.scores:
+        assert f" {total}" in out
 
 
 # --------------------------------------------------------------- properties

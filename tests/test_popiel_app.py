@@ -17,6 +17,8 @@ START = [
     "press ok",
     "press ok",  # side A
     "press ok",  # the app draws the rewards
+    "press ok",  # no names
+    "press ok",  # numbered mice
 ]
 
 
@@ -48,8 +50,9 @@ def test_a_whole_popiel_game_in_the_simulator_replays_from_its_record(tmp_path):
     try:
         for line in START:
             sim.command(line)
-        assert sim.screen.startswith("[Setup] 1/2")
-        sim.press("ok", 2)
+        assert sim.screen.startswith("[Setup] 1/")
+        while isinstance(sim.app.top, Notice):
+            sim.press("ok")
         assert sim.screen.startswith("[Mouse 1]")
         chooser = random.Random(5)
         turns = 0
@@ -74,7 +77,8 @@ def test_the_table_is_told_to_move_the_pawn_and_flip_the_marker(tmp_path):
     try:
         for line in START:
             sim.command(line)
-        sim.press("ok", 2)
+        while isinstance(sim.app.top, Notice):
+            sim.press("ok")
         session = sim.app.session
         session.states[-1] = session.state.replace(scores=(28, 0, 0))
         sim.app.reset(turn_screen(sim.app))
@@ -85,3 +89,20 @@ def test_the_table_is_told_to_move_the_pawn_and_flip_the_marker(tmp_path):
         assert "Flip the 30-points marker." in " ".join(" ".join(sim.app.top.lines).split())
     finally:
         sim.close()
+
+
+def test_the_table_is_told_to_refill_the_draw_spaces_only_while_the_stack_lasts():
+    from firmware_app.catalogue_files import load_popiel
+    from firmware_app.flows.popiel import event_lines
+    from firmware_app.i18n import Translator
+    from rules.popiel.game import PopielGame, PopielOptions
+
+    t = Translator("en")
+    game = PopielGame(load_popiel(demo=True), PopielOptions(players=("a", "b")))
+    s = game.new_state()
+    _, events = game.apply(s, "place 1")
+    assert "Take a tile from the draw spaces; refill them." in event_lines(t, game, events)
+    _, events = game.apply(s.replace(stack=0), "place 1")
+    assert "Take a tile from the draw spaces." in event_lines(t, game, events)
+    _, events = game.apply(s.replace(stack=0, draw_spaces=0), "place 1")
+    assert "No tile left to draw." in event_lines(t, game, events)

@@ -78,7 +78,7 @@ def test_rc522_opens_spi_0_1_with_reset_on_bcm21(monkeypatch: pytest.MonkeyPatch
 
 def test_rc522_without_spidev(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "spidev", None)
-    with pytest.raises(MissingLibrary, match=r"pip install 'tableside\[rc522\]'"):
+    with pytest.raises(MissingLibrary, match=r"spidev package: sudo systemd/install\.sh --with"):
         build_reader({"driver": "rc522-spi"})
 
 

@@ -153,15 +153,17 @@ def test_rdm6300_over_a_pty(pty: Pty, caplog: pytest.LogCaptureFixture) -> None:
         assert reader.link.is_open
 
         pty.send(encode(EM4100))
-        assert reader.poll(0.01) == [TagEvent("0F00A1B2C3", "rdm6300", 0.01)]
-        now = 0.01
+        assert reader.poll(0.01) == []  # one frame is not enough: a bit error may hide in it
+        pty.send(encode(EM4100))
+        assert reader.poll(0.075) == [TagEvent("0F00A1B2C3", "rdm6300", 0.075)]
+        now = 0.075
         for _ in range(30):  # left on: the frame repeats every 65 ms
             now += 0.065
             pty.send(encode(EM4100), pieces=3)
             assert reader.poll(now) == []
 
         assert reader.poll(now + 0.1) == []  # taken away...
-        pty.send(encode(EM4100), pieces=14)
+        pty.send(encode(EM4100) * 2, pieces=28)
         assert reader.poll(now + 0.7) == [TagEvent("0F00A1B2C3", "rdm6300", now + 0.7)]
         now += 0.7
 
@@ -176,7 +178,7 @@ def test_rdm6300_over_a_pty(pty: Pty, caplog: pytest.LogCaptureFixture) -> None:
         now += 2.0
         assert reader.poll(now) == []
         assert reader.link.is_open
-        pty.send(encode(bytes.fromhex("0A 0B 0C 0D 0E")), pieces=2)
+        pty.send(encode(bytes.fromhex("0A 0B 0C 0D 0E")) * 2, pieces=2)
         assert reader.poll(now + 0.01) == [TagEvent("0A0B0C0D0E", "rdm6300", now + 0.01)]
     finally:
         reader.close()
@@ -226,3 +228,21 @@ def test_pn532_over_a_pty_with_a_chip_answering_in_pieces(
     assert (lost, back) == (logging.WARNING, logging.INFO)
     assert lost_text.startswith(f"RFID reader port {pty.path} is unavailable (")
     assert back_text == f"RFID reader port {pty.path} is available again"
+
+
+def test_rdm6300_needs_two_matching_frames_in_a_row(pty: Pty) -> None:
+    reader = Rdm6300Reader(str(pty.path), backoff=QUICK)
+    wrong = bytes.fromhex("0F10A1A2C3")  # two bit errors in EM4100's number: the XOR still fits
+    try:
+        reader.poll(0.0)
+        for at, number in ((0.01, EM4100), (0.075, wrong), (0.14, EM4100)):
+            pty.send(encode(number))
+            assert reader.poll(at) == [], "a frame that does not match the one before it"
+        pty.send(encode(wrong))
+        assert reader.poll(0.9) == []
+        pty.send(encode(wrong))  # a lone frame long after the last one is not a pair either
+        assert reader.poll(2.0) == []
+        pty.send(encode(EM4100) * 2)
+        assert reader.poll(2.065) == [TagEvent("0F00A1B2C3", "rdm6300", 2.065)]
+    finally:
+        reader.close()

@@ -176,7 +176,7 @@ def test_open_without_spidev_says_what_to_install(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(MissingLibrary) as raised:
         Rc522Reader.open()
     assert str(raised.value) == (
-        "the rc522-spi reader needs the spidev package: pip install 'tableside[rc522]'"
+        "the rc522-spi reader needs the spidev package: sudo systemd/install.sh --with spi"
     )
     assert isinstance(raised.value, ImportError)
 

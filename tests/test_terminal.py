@@ -1,9 +1,10 @@
-"""The terminal simulator: key map, half blocks, layout, keys played on the fakes, a real pty."""
+"""The terminal simulator: key map, half blocks, braille, layout, keys on the fakes, a real pty."""
 
 import curses
 import fcntl
 import logging
 import os
+import re
 import select
 import struct
 import subprocess
@@ -22,22 +23,28 @@ from firmware_app.terminal import (
     BELOW,
     BESIDE,
     BLANK,
+    BLANK_DOTS,
     GAP,
     HEIGHT,
     NOT_A_TERMINAL,
     PANEL_COLS,
+    SMALLEST,
     TAP,
     WIDTH,
     Command,
     Do,
+    Layout,
     Simulator,
     View,
+    braille,
     command_for,
     compose,
-    fits,
     half_blocks,
+    layout_for,
     legend,
+    short_legend,
 )
+from hw.buttons import Timing
 from hw.events import Press
 
 ROOT = Path(__file__).parent.parent
@@ -58,7 +65,7 @@ KEY_FOR = {
     "black": "k",
 }
 # From the start screen to the first turn of a 2-player game on the demo deck.
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 10  # the wizard, then the setup pages
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 3 + ["\n"] * 10  # seats, setup pages
 
 
 # ------------------------------------------------------------------- keys
@@ -138,12 +145,67 @@ def test_half_blocks_want_a_one_bit_image():
         half_blocks(Image.new("L", (4, 4)))
 
 
+# ----------------------------------------------------------------- braille
+
+
+def lit(size, *pixels) -> Image.Image:
+    image = Image.new("1", size)
+    for xy in pixels:
+        image.putpixel(xy, 1)
+    return image
+
+
+@pytest.mark.parametrize(
+    ("pixel", "cell"),
+    [
+        ((0, 0), "⠁"),  # dot 1, U+2801
+        ((0, 1), "⠂"),  # dot 2, U+2802
+        ((0, 2), "⠄"),  # dot 3, U+2804
+        ((1, 0), "⠈"),  # dot 4, U+2808
+        ((1, 1), "⠐"),  # dot 5, U+2810
+        ((1, 2), "⠠"),  # dot 6, U+2820
+        ((0, 3), "⡀"),  # dot 7, U+2840
+        ((1, 3), "⢀"),  # dot 8, U+2880
+    ],
+)
+def test_each_pixel_of_a_cell_raises_its_own_braille_dot(pixel, cell):
+    assert braille(lit((2, 4), pixel)) == [cell]
+
+
+def test_braille_draws_two_by_four_pixels_per_character():
+    # left cell: the left column lit (dots 1 2 3 7); right cell: every pixel; then a bare cell
+    image = lit((6, 4), (0, 0), (0, 1), (0, 2), (0, 3), *[(x, y) for x in (2, 3) for y in range(4)])
+    assert braille(image) == ["⡇⣿⠀"]
+    assert [hex(ord(c)) for c in braille(image)[0]] == ["0x2847", "0x28ff", "0x2800"]
+
+
+def test_braille_draws_a_diagonal_and_pads_a_ragged_edge_unlit():
+    image = lit((3, 6), (0, 0), (1, 1), (2, 2), (2, 5))
+    # (0,0) dot 1 + (1,1) dot 5 = 0x11; (2,2) is dot 3 of the second cell; (2,5) dot 2 below
+    assert braille(image) == ["⠑⠄", "⠀⠂"]
+
+
+def test_a_whole_panel_is_16_rows_of_64_braille_characters():
+    image = lit((WIDTH, HEIGHT), (WIDTH - 1, HEIGHT - 1))
+    rows = braille(image)
+    assert len(rows) == 16 and {len(row) for row in rows} == {64}
+    assert rows[-1] == "⠀" * 63 + "⢀"
+    assert set("".join(rows[:-1])) == {"⠀"}
+    assert tuple(braille(Image.new("1", (WIDTH, HEIGHT)))) == BLANK_DOTS
+
+
+def test_braille_wants_a_one_bit_image():
+    with pytest.raises(ValueError, match="expected a one-bit image"):
+        braille(Image.new("L", (4, 4)))
+
+
 # ----------------------------------------------------------------- layout
 
 
 def view(**changes) -> View:
     fields = dict(
         panel=("█" * WIDTH,) * (HEIGHT // 2),
+        dots=("⣿" * (WIDTH // 2),) * (HEIGHT // 4),
         text=("[Tableside]", "> New game", "  Settings"),
         log="action draw",
         prompt=None,
@@ -184,7 +246,30 @@ def test_a_sleeping_panel_is_blank_and_says_how_to_wake_it():
     assert at(pieces, 38) == "Ekran śpi: dowolny klawisz go budzi."
 
 
-@pytest.mark.parametrize("size", [BELOW, BESIDE, (200, 60), (129, 80), (80, 24), (20, 3)])
+@pytest.mark.parametrize(
+    ("size", "layout"),
+    [
+        (BESIDE, Layout.BESIDE),
+        ((200, 60), Layout.BESIDE),
+        (BELOW, Layout.BELOW),
+        ((163, 80), Layout.BELOW),
+        ((129, 80), Layout.BRAILLE),
+        ((164, 37), Layout.BRAILLE),
+        ((80, 24), Layout.BRAILLE),
+        (SMALLEST, Layout.BRAILLE),
+        ((65, 40), Layout.TOO_SMALL),
+        ((100, 18), Layout.TOO_SMALL),
+    ],
+)
+def test_the_full_picture_when_it_fits_else_braille_else_a_message(size, layout):
+    assert (SMALLEST, BELOW, BESIDE) == ((66, 19), (130, 45), (164, 38))
+    assert layout_for(*size) is layout
+
+
+SIZES = [BELOW, BESIDE, (200, 60), (129, 80), (80, 24), (79, 24), SMALLEST, (66, 40), (20, 3)]
+
+
+@pytest.mark.parametrize("size", SIZES)
 def test_nothing_is_written_off_screen_or_in_the_last_cell(size):
     cols, rows = size
     for row, col, text in compose(view(), cols, rows):
@@ -192,13 +277,58 @@ def test_nothing_is_written_off_screen_or_in_the_last_cell(size):
         assert not (row == rows - 1 and col + len(text) == cols)
 
 
+@pytest.mark.parametrize("size", SIZES)
+def test_no_two_pieces_overlap(size):
+    taken = set()
+    for row, col, text in compose(view(), *size):
+        cells = {(row, c) for c in range(col, col + len(text))}
+        assert not cells & taken, (row, col, text)
+        taken |= cells
+
+
+def test_at_80x24_the_braille_panel_has_the_short_legend_beside_and_the_text_below():
+    pieces = compose(view(), 80, 24)
+    assert at(pieces, 0).startswith("┌─ Tableside ─") and len(at(pieces, 0)) == 66
+    assert [at(pieces, row) for row in range(1, 17)] == ["│" + "⣿" * 64 + "│"] * 16
+    assert at(pieces, 17) == "└" + "─" * 64 + "┘"
+    assert [at(pieces, row, 67) for row in range(13)] == short_legend("en")
+    assert at(pieces, 18) == "action draw"
+    assert [at(pieces, row) for row in (19, 20, 21)] == list(view().text)
+
+
+def test_at_80x24_seven_lines_of_text_take_two_columns():
+    text = tuple(f"line {n}" for n in range(1, 8))
+    pieces = compose(view(text=text), 80, 24)
+    assert [at(pieces, row) for row in range(19, 24)] == list(text[:5])
+    assert [at(pieces, row, 34) for row in (19, 20)] == list(text[5:])
+
+
+def test_the_short_legend_fits_beside_the_braille_panel_of_an_80_column_terminal():
+    for language in ("en", "pl"):
+        assert max(len(line) for line in short_legend(language)) <= 80 - 67
+        assert len(short_legend(language)) <= 16
+
+
+def test_a_braille_terminal_too_narrow_for_the_legend_beside_gets_it_below():
+    pieces = compose(view(language="pl"), 70, 30)
+    assert at(pieces, 18) == "action draw"
+    below = [at(pieces, row) for row in (19, 20, 21)]
+    assert "   ".join(below).split("   ") == short_legend("pl")
+    assert all(len(line) <= 69 for line in below)
+    assert at(pieces, 22) == "[Tableside]"
+
+
+def test_a_sleeping_braille_panel_is_blank_and_says_how_to_wake_it():
+    pieces = compose(view(dots=BLANK_DOTS, asleep=True), 80, 24)
+    assert at(pieces, 1) == "│" + "⠀" * 64 + "│"
+    assert at(pieces, 19) == "The panel is asleep: any key wakes it."
+
+
 def test_a_terminal_too_small_gets_the_sizes_it_needs():
-    assert fits(*BELOW) and fits(*BESIDE)
-    assert not fits(BELOW[0] - 1, 100) and not fits(200, BESIDE[1] - 1)
-    text = " ".join(text for _, _, text in compose(view(), 60, 24))
+    text = " ".join(text for _, _, text in compose(view(), 60, 15))
     assert text == (
-        "tableside sim needs a terminal of at least 130x45 characters (or 164x38); "
-        "this one is 60x24"
+        "tableside sim needs a terminal of at least 66x19 characters "
+        "(130x45 or 164x38 for the full picture); this one is 60x15"
     )
 
 
@@ -264,7 +394,7 @@ def test_a_key_is_one_short_press_and_the_next_key_waits_for_it(typist):
     assert not typist.sim.ready(start)
     typist.type()
     assert [(e.name, e.kind, round(e.at - start, 6)) for e in typist.sim.buttons.history] == [
-        ("red", Press.PRESS, 0),
+        ("red", Press.PRESS, Timing().min_press_ms / 1000),  # once past the glitch filter
         ("red", Press.RELEASE, TAP),
     ]
     assert typist.sim.ready(typist.now) and typist.now - start <= TAP + GAP + 2 * TICK
@@ -351,7 +481,7 @@ def test_a_game_left_with_q_is_offered_again(tmp_path):
     first.sim.close()
     again = Typist(tmp_path, language="pl")
     try:
-        assert again.text.startswith("[Tableside]\n> Wznów grę")
+        assert again.text.startswith("[Tableside]\n> Wznów: Pingwiny rodzinne")
         again.type("\n")
         assert again.actions() == played
     finally:
@@ -491,16 +621,41 @@ def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path
     assert [action.split()[0] for action in record["actions"]] == ["draw"]
 
     again = pty_run(sim_command(tmp_path, "--language", "en"))
-    again.read_until(b"Resume the game")
+    again.read_until(b"Resume: Penguins family")
     again.send(b"q")
     assert again.exit_status() == 0
 
 
 def test_a_terminal_too_small_is_refused_in_one_line(tmp_path, pty_run):
-    pty = pty_run(sim_command(tmp_path / "state"), cols=80, rows=24)
+    pty = pty_run(sim_command(tmp_path / "state"), cols=60, rows=15)
     assert pty.exit_status() == 1
     assert pty.output == (
-        b"tableside sim needs a terminal of at least 130x45 characters (or 164x38); "
-        b"this one is 80x24\r\n"
+        b"tableside sim needs a terminal of at least 66x19 characters "
+        b"(130x45 or 164x38 for the full picture); this one is 60x15\r\n"
     )
     assert not (tmp_path / "state").exists()
+
+
+def test_a_default_80x24_terminal_plays_in_braille(tmp_path, pty_run):
+    pty = pty_run(sim_command(tmp_path, "--language", "en", "--seed", "42"), cols=80, rows=24)
+    pty.read_until(b"New game")
+    assert "⣿".encode()[:2] in pty.output, "braille cells drawn"
+    assert b"seed 42 (tableside sim --seed 42 draws the same again)" in pty.output
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 7)
+    pty.read_until(b"Draw 2 tokens")
+    pty.send(b"q")
+    assert pty.exit_status() == 0
+    assert b"This run's seed was 42: tableside sim --seed 42 draws the same again." in pty.output
+
+
+def test_each_launch_without_a_seed_draws_a_fresh_one(tmp_path, pty_run):
+    seeds = []
+    for _ in range(2):
+        pty = pty_run(sim_command(tmp_path), cols=80, rows=24)
+        pty.read_until(b"New game")
+        pty.send(b"q")
+        assert pty.exit_status() == 0
+        found = re.search(rb"This run's seed was (\d+): tableside sim --seed \1 ", pty.output)
+        assert found, pty.output[-500:]
+        seeds.append(int(found[1]))
+    assert seeds[0] != seeds[1]

@@ -28,7 +28,13 @@ from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY
 from rules.pingwiny.advanced_officer import MARKERS
 
-VERB_LABELS = {"move": "Move", "use": "Use a card", "penguin": "Penguin action", "pass": "Pass"}
+VERB_LABELS = {
+    "move": "Move",
+    "block": "Block",
+    "use": "Use a card",
+    "penguin": "Penguin action",
+    "pass": "Pass",
+}
 
 # -------------------------------------------------------------------- turn
 

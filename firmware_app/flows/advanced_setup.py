@@ -3,9 +3,10 @@
 from dataclasses import replace
 
 from firmware_app.flows.advanced_table import colours_of
-from firmware_app.flows.start import Wizard, penguin_name
+from firmware_app.flows.family_setup import Wizard
+from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
-from firmware_app.table_text import counted
+from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Menu
 from rules.pingwiny.options import Options
 
@@ -48,11 +49,12 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
     ]
     pages.append((t("Board"), [t("Lay the tiles, Headquarters in the middle:")] + rows))
     penguins = [
-        t("Player {n}: {penguin}", n=i + 1, penguin=penguin_name(t, game, p.penguin))
+        t("{who}: {penguin}", who=player_label(app, i), penguin=penguin_name(t, game, p.penguin))
         for i, p in enumerate(s.players)
     ]
     pages.append((t("Penguins"), penguins + [t("Every penguin starts on Headquarters.")]))
-    pages.append((t("First player"), [t("Player {n} starts: first-player marker.", n=s.first + 1)]))
+    first = t("{who} starts: first-player marker.", who=player_label(app, s.first))
+    pages.append((t("First player"), [first]))
     if game.app_deck:
         laid = [
             t("{space}. {card}", space=i + 1, card=game.cards.figurants[c].name)
@@ -72,7 +74,7 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
         )
     if game.app_bag:
         hands = [
-            t("Player {n}: {tokens}", n=i + 1, tokens=counted(t, colours_of(p.tokens)))
+            t("{who}: {tokens}", who=player_label(app, i), tokens=counted(t, colours_of(p.tokens)))
             for i, p in enumerate(s.players)
         ]
         pages.append((t("Tokens"), [t("The app is the bag. Take from the pile:")] + hands))

@@ -2,9 +2,8 @@
 the help pages, the score sheet and the end."""
 
 from firmware_app.flows.help import PAGES
-from firmware_app.flows.start import penguin_name
-from firmware_app.flows.turn import player_label
-from firmware_app.table_text import SUPPLY_PLACE, counted, returns
+from firmware_app.flows.seats import player_label, seat_label
+from firmware_app.table_text import SUPPLY_PLACE, counted, penguin_name, returns
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 
@@ -65,7 +64,7 @@ def board_lines(app) -> list[str]:
 SHARED_HELP = ("Exchange table", "Discarding")
 HELP = {
     "A turn": [
-        "Four actions: move, rummage in the bag, a card's action or the tile's action.",
+        "Four actions: move, block, rummage in the bag, a card's action or the tile's action.",
         "Moving through an edge a penguin blocks takes 2 actions and pushes it aside.",
         "After 4 actions, on an uncovered bag symbol, draw 2 tokens.",
     ],
@@ -121,8 +120,7 @@ def _end_draw(t, tokens: list[str]) -> str:
 
 
 def _who(t, game, p: int) -> str:
-    names = game.options.names
-    return names[p] if names else t("Player {n}", n=p + 1)
+    return seat_label(t, game.options.names, p)
 
 
 def _card_name(game, card: str) -> str:
@@ -155,7 +153,7 @@ def _event(t, game, e: dict) -> list[str]:
         lines = [t("Officer X marker on the {place}.", place=t.name(e["location"]))]
         unmasked = ", ".join(_who(t, game, q) for q in e["unmasked"])
         return lines + [t("Unmasked: {names}.", names=unmasked) if unmasked else t("Nobody there.")]
-    elif kind == "unmasked":
+    elif kind in ("unmasked", "lost"):
         who = _who(t, game, e["player"])
         return [t("{who} loses {tokens}.", who=who, tokens=t.name(e["lost"]))] + returns(
             t, [e["lost"]]

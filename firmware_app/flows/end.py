@@ -1,6 +1,11 @@
-"""The end: the end-of-round notice, the score sheet line by line, the winner."""
+"""The end: the score sheet line by line, the winner, and ending a game for good.
 
-from firmware_app.flows.turn import player_label
+A game ends only after a question answered yes: finished once the table
+accepts the final score, or abandoned from the game menu before its end.
+Either way it stays in the journal and is exported.
+"""
+
+from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
 from firmware_app.ui.screens import Item, Menu, Notice
 
@@ -18,7 +23,7 @@ def end_screen(app) -> Menu:
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
-    return Menu(app, t("Game over"), items, back=lambda: None)
+    return Menu(app, t("Game over"), items, back=app.home)
 
 
 def score_pages(app, final: bool) -> Notice:
@@ -57,8 +62,30 @@ def score_pages(app, final: bool) -> Notice:
 
 
 def finish(app) -> None:
-    from firmware_app.flows.start import start_screen
+    """Keep the result, once the table says so; undo ends here."""
 
-    app.session.finish(now=app.clock())
-    app.session = None
-    app.reset(start_screen(app))
+    def finished() -> None:
+        app.session.finish(now=app.clock())
+        app.session = None
+        app.home()
+
+    confirm(app, app.t("Keep this result?"), app.t("Yes: the game is finished"), finished)
+
+
+def end_game(app) -> None:
+    """End the game before its end, once the table says so; it is kept as abandoned."""
+    t = app.t
+
+    def abandoned() -> None:
+        app.session.abandon(now=app.clock())
+        app.session = None
+        app.home()
+        app.notice(t("Game ended"), [t("Kept as abandoned: it is exported with the others.")])
+
+    confirm(app, t("End this game?"), t("Yes: end the game"), abandoned)
+
+
+def confirm(app, question: str, yes: str, then) -> None:
+    """A question whose first (and selected) answer changes nothing."""
+    items = [Item(app.t("No: go back"), app.pop), Item(yes, then)]
+    app.push(Menu(app, question, items))

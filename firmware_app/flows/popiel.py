@@ -8,6 +8,8 @@ take a tile from the draw spaces and refill them.
 """
 
 from firmware_app import catalogue_files
+from firmware_app.flows.end import end_game, finish
+from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu, NumberEntry
@@ -24,13 +26,26 @@ REWARD_NAMES = {
 }
 
 
+# What the table does after an event that carries nothing to show but itself.
+TABLE_LINES = {
+    "king_devoured": "No window left: the king is devoured!",
+    "extra_move": "Extra move: take a tile from the draw spaces and place it.",
+    "draw_tile": "Take a tile from the draw spaces.",
+    "no_tile_to_draw": "No tile left to draw.",
+    "no_tile_for_extra": "No tile on the draw spaces: no extra move.",
+    "no_reward_left": "No reward token is left.",
+    "game_over": "The game is over.",
+}
+
+
 def player_label(app, index: int) -> str:
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Mouse {n}", n=index + 1)
+    """The player's name, else their mouse by colour, else "Mouse N"."""
+    names, mice = app.session.game.options.names, app.session.game.options.players
+    return names[index] if names and names[index] else mouse_label(app.t, mice[index], index)
 
 
 class PopielWizard:
-    """Players, board side, windows if unknown, who draws the rewards, which box."""
+    """Players, box, board side, windows if unknown, who draws the rewards, names, mice."""
 
     def __init__(self, app) -> None:
         self.app, self.t = app, app.t
@@ -87,12 +102,28 @@ class PopielWizard:
         options = [(t("We draw them at the table"), "table")]
         if self.box_data.rewards is not None:
             options.insert(0, (t("The app draws them"), "app"))
-        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.begin))
+        self.app.push(self._ask(t("Reward tokens"), options, "rewards", self.seats))
+
+    def seats(self) -> None:
+        """Each player's name and mouse colour, numbered unless told; then begin."""
+        count, t = self.choices["players"], self.t
+
+        def named(names) -> None:
+            self.choices["names"] = names
+            ask_mice(self.app, [seat_label(t, names, i) for i in range(count)], coloured)
+
+        def coloured(mice) -> None:
+            self.choices["mice"] = mice or tuple(f"mouse-{i + 1}" for i in range(count))
+            self.begin()
+
+        hint = t("Player 1 starts: who last ate yellow cheese.")
+        ask_names(self.app, count, named, hint)
 
     def begin(self) -> None:
         app, c = self.app, self.choices
         options = PopielOptions(
-            players=tuple(f"mouse-{i + 1}" for i in range(c["players"])),
+            players=c["mice"],
+            names=c["names"],
             side=c["side"],
             windows=c.get("windows"),
             rewards=c["rewards"],
@@ -111,7 +142,7 @@ class PopielWizard:
             t("Each player takes a mouse pawn and its marker."),
             t("Each gets one tile; three on the draw spaces."),
             t("King Popiel on the lowest window."),
-            t("Mouse 1 starts, covering the start space."),
+            t("{who} starts, covering the start space.", who=player_label(app, 0)),
         ]
         if self.box_data.demo_label:
             lines.insert(0, f"[{data_label(t, self.box_data.demo_label)}]")
@@ -132,7 +163,7 @@ def turn_screen(app) -> Menu:
         items = [
             Item(t(REWARD_NAMES[kind]), lambda k=kind: app.act(f"reward {k}")) for kind in KINDS
         ]
-        return Menu(app, t("Reward drawn"), items, back=lambda: None)
+        return Menu(app, t("Reward drawn"), items, back=app.home)
     title = t("{who}: extra move", who=who) if s.extra else who
     dots = [
         Item(t.plural("Tile: {n} dot", "Tile: {n} dots", n), lambda n=n: app.act(f"place {n}"))
@@ -148,12 +179,13 @@ def turn_screen(app) -> Menu:
             Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
             Item(t("Correct a score"), lambda: _correct(app)),
             Item(t("Undo"), app.undo),
+            Item(t("End game"), lambda: end_game(app)),
         ]
     )
     right = t.plural("{n} pt", "{n} pts", s.scores[s.current])
     if session.game.windows - s.king == 1:
         right = t("king: last window") + " " + right
-    menu = Menu(app, title, items, right=right, back=lambda: None, remember="dots")
+    menu = Menu(app, title, items, right=right, back=app.home, remember="dots")
     return menu
 
 
@@ -260,22 +292,16 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("Keep the token: {token}.", token=t(REWARD_NAMES[e["kind"]])))
         elif kind == "king_escapes":
             lines.append(t("The king escapes to window {n}.", n=e["window"] + 1))
-        elif kind == "king_devoured":
-            lines.append(t("No window left: the king is devoured!"))
-        elif kind == "extra_move":
-            lines.append(t("Extra move: take a tile from the draw spaces and place it."))
-        elif kind == "draw_tile":
+        elif kind == "draw_tile" and e["refill"]:
             lines.append(t("Take a tile from the draw spaces; refill them."))
-        elif kind == "no_reward_left":
-            lines.append(t("No reward token is left."))
-        elif kind == "game_over":
-            lines.append(t("The game is over."))
+        elif kind == "extra_move" and e["refill"]:
+            lines.append(t("Extra move: take a tile from the draw spaces, refill them, place it."))
+        elif kind in TABLE_LINES:
+            lines.append(t(TABLE_LINES[kind]))
     return lines
 
 
 def end_screen(app) -> Menu:
-    from firmware_app.flows.end import finish
-
     t, session = app.t, app.session
     winners = ", ".join(player_label(app, w) for w in session.game.winners(session.state))
     items = [
@@ -288,4 +314,4 @@ def end_screen(app) -> Menu:
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]
-    return Menu(app, t("Game over"), items, back=lambda: None)
+    return Menu(app, t("Game over"), items, back=app.home)

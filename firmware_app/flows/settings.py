@@ -62,12 +62,10 @@ def settings_menu(app) -> Menu:
 
 def rebuild_in_language(app) -> None:
     """Every screen below was drawn in the old language: build the base screen anew."""
-    from firmware_app.flows.start import start_screen
-
     if app.session is not None:
         app.show_game()
     else:
-        app.reset(start_screen(app))
+        app.home()
 
 
 def _minutes(t, minutes: int) -> str:

@@ -1,170 +1,69 @@
-"""Switching on: resume or start a game, the setup wizard and its instructions."""
+"""Switching on: resume one of the unfinished games, start one, or change the settings.
 
-from firmware_app.i18n import data_label
+The games come from the registry (``flows/games.py``): this screen knows
+none of them by name. Every unfinished game of the journal is offered, the
+one played last first, by game, players, how far it got and when it was
+last played; starting a new game leaves the others as they are.
+"""
+
+from firmware_app.flows.games import GAMES
+from firmware_app.flows.settings import settings_menu
 from firmware_app.session import Session
-from firmware_app.table_text import counted
 from firmware_app.ui.screens import Item, Menu
-from rules.colours import COLOURS
-from rules.pingwiny.options import Options
+
+# The player counts the games allow, each a message of its own: the noun's
+# form follows the number (Polish: 2-4 "gracze", 5 "graczy").
+PLAYER_COUNTS = {2: "2 players", 3: "3 players", 4: "4 players", 5: "5 players"}
 
 
 def start_screen(app) -> Menu:
     t = app.t
-    items = []
-    if app.session is not None:
-        items.append(Item(t("Resume the game"), app.show_game))
+    items = [
+        Item(
+            t("Resume: {game}", game=GAMES[(game.game, game.variant)].short(t)),
+            lambda game_id=game.id: app.resume(game_id),
+            detail=resume_detail(app, game),
+        )
+        for game in app.journal.unfinished_games()
+        if (game.game, game.variant) in GAMES
+    ]
     items.append(Item(t("New game"), lambda: app.push(game_choice(app))))
-    items.append(Item(t("Settings"), lambda: app.push(_settings(app))))
+    items.append(Item(t("Settings"), lambda: app.push(settings_menu(app))))
     return Menu(app, "Tableside", items, back=lambda: None)
 
 
-def _settings(app):
-    from firmware_app.flows.settings import settings_menu
+def resume_detail(app, game) -> str:
+    """``3 players, round 5`` and ``12 min ago``: enough to tell the unfinished games apart."""
+    t = app.t
+    session = app.session
+    if session is None or session.game_id != game.id:
+        session = Session.load(app.journal, game.id)
+    over = session.over
+    progress = t(
+        "{players}, {progress}",
+        players=t(PLAYER_COUNTS[session.game.n]),
+        progress=t("game over") if over else GAMES[session.key].progress(t, session.state),
+    )
+    return f"{progress}\n{ago(t, app.clock() - game.played)}"
 
-    return settings_menu(app)
+
+def ago(t, seconds: float) -> str:
+    """How long ago, in words whose form does not change with the number."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return t("just now")
+    if minutes < 60:
+        return t("{n} min ago", n=minutes)
+    if minutes < 24 * 60:
+        return t("{n} h ago", n=minutes // 60)
+    days = minutes // (24 * 60)
+    return t("yesterday") if days == 1 else t("{n} days ago", n=days)
 
 
 def game_choice(app) -> Menu:
-    from firmware_app.flows.advanced_setup import AdvancedWizard
-    from firmware_app.flows.popiel import PopielWizard
-
-    t = app.t
+    """Every registered game, in the registry's order; OK starts its setup wizard."""
     items = [
-        Item(t("Penguins of Madagascar: family"), lambda: app.push(Wizard(app).players())),
-        Item(t("King Popiel"), lambda: app.push(PopielWizard(app).players())),
-        Item(t("Penguins: advanced"), lambda: app.push(AdvancedWizard(app).players())),
+        Item(screens.name(app.t), lambda setup=screens.setup: app.push(setup(app)))
+        for screens in GAMES.values()
     ]
-    return Menu(app, t("Game"), items)
-
-
-class Wizard:
-    """Asks the setup questions one menu at a time, then starts the game.
-
-    The advanced variant's wizard builds on this one: it asks one more
-    question (the die) and lays out a different table, so those steps are
-    methods it overrides.
-    """
-
-    variant = "family"
-
-    def __init__(self, app) -> None:
-        self.app, self.t = app, app.t
-        self.choices: dict = {"bag": app.setting("bag"), "deck": app.setting("deck")}
-
-    def _ask(self, title: str, options: list[tuple[str, object]], key: str, then) -> Menu:
-        def choose(value):
-            self.choices[key] = value
-            self.app.push(then())
-
-        items = [Item(label, lambda v=value: choose(v)) for label, value in options]
-        return Menu(self.app, title, items)
-
-    def players(self) -> Menu:
-        t = self.t
-        options = [(t("{n} players", n=n), n) for n in (2, 3, 4)]
-        return self._ask(t("Players"), options, "players", self.length)
-
-    def length(self) -> Menu:
-        t = self.t
-        options = [(t("Normal game"), False), (t("Short game"), True)]
-        return self._ask(t("Length"), options, "short", self.bag)
-
-    def bag(self) -> Menu:
-        t = self.t
-        options = [(t("The app draws tokens"), "app"), (t("We draw from the bag"), "table")]
-        return self._ask(t("Token bag"), options, "bag", self.deck)
-
-    def deck(self) -> Menu:
-        t = self.t
-        options = [(t("The app shuffles cards"), "app"), (t("We shuffle real cards"), "table")]
-        return self._ask(t("Figurant deck"), options, "deck", self.after_deck)
-
-    def after_deck(self) -> Menu:
-        return self.cards()
-
-    def cards(self) -> Menu:
-        t = self.t
-        box = self.app.catalogue(demo=False)
-        missing = box.missing_for(self.variant, self.choices["short"])
-        items = []
-        if not missing:
-            items.append(Item(t("The box's cards"), lambda: self.begin(box)))
-        else:
-            items.append(
-                Item(
-                    t("Box: {n} values unknown", n=len(missing)),
-                    lambda: self.app.notice(
-                        t("Cards"),
-                        [t("Teach the box's cards in Settings first.")] + missing[:8],
-                    ),
-                )
-            )
-        demo = self.app.catalogue(demo=True)
-        items.append(Item(t("Demo deck (made up)"), lambda: self.begin(demo)))
-        return Menu(self.app, t("Cards"), items)
-
-    def options(self, seed: int) -> Options:
-        c = self.choices
-        return Options(
-            players=c["players"], short=c["short"], bag=c["bag"], deck=c["deck"], seed=seed
-        )
-
-    def pages(self) -> list[tuple[str, list[str]]]:
-        return setup_pages(self.app)
-
-    def begin(self, catalogue) -> None:
-        app = self.app
-        game = ("pingwiny", self.variant)
-        options = self.options(app.seed())
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
-        app.show_game()
-        for title, lines in reversed(self.pages()):
-            app.notice(title, lines)
-
-
-def setup_pages(app) -> list[tuple[str, list[str]]]:
-    """Step-by-step setup of the real table, matching the app's deal."""
-    t, game, s = app.t, app.session.game, app.session.state
-    label = game.cards.demo_label
-    pages = []
-    if label:
-        pages.append((t("Cards"), [t("Playing with the {deck}.", deck=data_label(t, label))]))
-    penguins = [
-        t("Player {n}: {penguin}", n=i + 1, penguin=penguin_name(t, game, p.penguin))
-        for i, p in enumerate(s.players)
-    ]
-    pages.append((t("Penguins"), penguins))
-    pages.append((t("First player"), [t("Player {n} starts: first-player marker.", n=s.first + 1)]))
-    missions = [game.cards.missions[m].name for m in s.missions]
-    pages.append((t("Missions"), [t("Above the board:")] + missions))
-    if game.app_deck:
-        laid = [
-            t("{space}. {card}", space=i + 1, card=game.cards.figurants[c].name)
-            for i, c in enumerate(s.faceup)
-        ]
-        pages.append((t("Figurants"), [t("Lay face up below the board:")] + laid))
-    else:
-        pages.append(
-            (
-                t("Figurants"),
-                [t("Shuffle the deck, lay {n} cards face up, name each one.", n=len(s.faceup))],
-            )
-        )
-    if game.app_bag:
-        hands = [
-            t("Player {n}: {tokens}", n=i + 1, tokens=counted(t, _colours(p.tokens)))
-            for i, p in enumerate(s.players)
-        ]
-        pages.append((t("Tokens"), [t("The app is the bag. Take from the pile:")] + hands))
-    else:
-        pages.append((t("Tokens"), [t("All tokens into the bag; each player draws 5.")]))
-    return pages
-
-
-def penguin_name(t, game, penguin: str) -> str:
-    """``Rico (red)``: the card's name and the colour its bonus counts."""
-    return f"{penguin.capitalize()} ({t.name(COLOURS[game.cards.penguins[penguin]])})"
-
-
-def _colours(counts: tuple[int, ...]) -> list[str]:
-    return [COLOURS[c] for c, n in enumerate(counts) for _ in range(n)]
+    return Menu(app, app.t("Game"), items)

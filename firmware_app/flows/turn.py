@@ -8,8 +8,8 @@ menu or by tapping their tag.
 
 from collections import Counter
 
-from firmware_app.flows.start import penguin_name
-from firmware_app.table_text import counted
+from firmware_app.flows.seats import player_label
+from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 from rules.actions import Action
 from rules.colours import COLOURS
@@ -27,12 +27,6 @@ LOCATION_ORDER = (
     "gastro",
     "hq",
 )
-
-
-def player_label(app, index: int) -> str:
-    """A player as the table says it: their name, else "Player 2"."""
-    names = app.session.game.options.names
-    return names[index] if names else app.t("Player {n}", n=index + 1)
 
 
 def lasting(app) -> str:
@@ -106,7 +100,7 @@ class TurnMenu(Menu):
     def __init__(
         self, app, title: str, items: list[Item], aside: list[Item], right: str, remember=None
     ) -> None:
-        super().__init__(app, title, items + aside, right, back=lambda: None, remember=remember)
+        super().__init__(app, title, items + aside, right, back=app.home, remember=remember)
         self.moves = len(items)
         self.shortcut = None  # what a colour button does here, if anything
 
@@ -180,13 +174,14 @@ EXTRAS = (
     "Undo",
     "Redo",
     "Settings",
+    "End game",
 )
 
 
 def extras(app) -> list[Item]:
     """Every turn screen also offers the score so far, help, corrections and settings."""
     from firmware_app.flows.correct import correction_menu
-    from firmware_app.flows.end import score_pages
+    from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
     from firmware_app.flows.settings import settings_menu
 
@@ -199,6 +194,7 @@ def extras(app) -> list[Item]:
         app.undo,
         app.redo,
         lambda: app.push(settings_menu(app)),
+        lambda: end_game(app),
     )
     return [Item(t(label), run) for label, run in zip(EXTRAS, runs, strict=True)]
 

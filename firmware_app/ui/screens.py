@@ -10,12 +10,13 @@ Buttons: UP and DOWN move (and repeat while held), OK chooses, BACK goes
 back on release; a long BACK is undo, handled by the app. The seven colour
 buttons enter token colours, and pick the item of their colour wherever a
 menu offers colours; a 4-button build enters colours from a menu.
+A name is entered letter by letter with UP, DOWN and OK, on any build.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_app.ui.canvas import Canvas, body_rows
+from firmware_app.ui.canvas import WIDTH, Canvas, body_rows
 from rules.colours import COLOURS
 
 NAVIGATION = ("up", "down", "ok", "back")
@@ -50,6 +51,10 @@ class Item:
     label: str
     run: Callable[[], None]
     colour: str | None = None
+    detail: str = ""  # more about the item, lines shown under the menu while it is selected
+
+
+DETAIL_ROWS = 2  # rows a menu keeps for the selected item's detail, when items have one
 
 
 class Menu(Screen):
@@ -77,11 +82,17 @@ class Menu(Screen):
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.right)
-        rows = canvas.body_rows
+        detailed = any(item.detail for item in self.items)
+        rows = canvas.body_rows - (DETAIL_ROWS if detailed else 0)
         top = min(max(0, self.cursor - rows + 1), max(0, len(self.items) - rows))
         top = min(top, self.cursor)
         for i, item in enumerate(self.items[top : top + rows]):
             canvas.row(i, item.label, selected=top + i == self.cursor)
+        if detailed and self.items:
+            detail = self.items[self.cursor].detail.splitlines()
+            wrapped = [piece for line in detail for piece in canvas.font.wrap(line, WIDTH - 2)]
+            for i, line in enumerate(wrapped[:DETAIL_ROWS]):
+                canvas.row(rows + i, line)
 
     def button(self, name: str) -> None:
         if name == "up" and self.items:
@@ -246,3 +257,55 @@ class NumberEntry(Screen):
             self.done(self.value)
         elif name == "back":
             self.app.pop(self)
+
+
+# The letter wheel of a name: UP from the first letter reaches "done" at once.
+LETTERS = "AĄBCĆDEĘFGHIJKLŁMNŃOÓPQRSŚTUVWXYZŹŻ"
+DONE = "done"
+WHEEL = (*LETTERS, " ", "-", DONE)
+NAME_LENGTH = 12
+
+
+class LetterEntry(Screen):
+    """A name, letter by letter, with the four buttons every build has.
+
+    UP/DOWN turn a wheel of letters (held, they run on), OK adds the letter
+    shown; the wheel stays where it was, so the next letter is near. A word
+    starts with a capital, the rest are small. The wheel ends with a space,
+    a hyphen and "done", one UP from "A". BACK deletes the last letter, and
+    leaves when there is none. ``done`` gets the name, never empty.
+    """
+
+    def __init__(self, app, title: str, done, length: int = NAME_LENGTH) -> None:
+        super().__init__(app)
+        self.title, self.done, self.length = title, done, length
+        self.entered = ""
+        self.cursor = 0
+
+    def _shown(self, symbol: str) -> str:
+        word_start = not self.entered or self.entered[-1] in " -"
+        return symbol if word_start else symbol.lower()
+
+    def draw(self, canvas: Canvas) -> None:
+        canvas.title(self.title, f"{len(self.entered)}/{self.length}")
+        canvas.row(0, self.entered + "_")
+        symbol = WHEEL[self.cursor]
+        label = {" ": self.t("space"), DONE: self.t("done")}.get(symbol) or self._shown(symbol)
+        canvas.row(2, self.t("↑↓ letter, OK: {choice}", choice=label))
+        canvas.row(3, self.t("BACK: delete"))
+
+    def button(self, name: str) -> None:
+        if name in ("up", "down"):
+            self.cursor = (self.cursor + (-1 if name == "up" else 1)) % len(WHEEL)
+        elif name == "ok":
+            symbol = WHEEL[self.cursor]
+            if symbol == DONE:
+                if self.entered.strip():
+                    self.done(self.entered.strip())
+            elif len(self.entered) < self.length:
+                self.entered += self._shown(symbol)
+        elif name == "back":
+            if self.entered:
+                self.entered = self.entered[:-1]
+            else:
+                self.app.pop(self)

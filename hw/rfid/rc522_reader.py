@@ -22,7 +22,7 @@ from functools import reduce
 from operator import xor
 from typing import Any, Protocol
 
-from hw.errors import DeviceUnavailable, HardwareError
+from hw.errors import INSTALL_SPI, DeviceUnavailable, HardwareError
 from hw.events import TagEvent
 from hw.rfid.outage import DEFAULT_BACKOFF, Backoff, Outage
 from hw.rfid.presence import PresenceTracker
@@ -263,6 +263,6 @@ def _import_spidev() -> Any:
         import spidev
     except ImportError as error:
         raise MissingLibrary(
-            "the rc522-spi reader needs the spidev package: pip install 'tableside[rc522]'"
+            f"the rc522-spi reader needs the spidev package: {INSTALL_SPI}"
         ) from error
     return spidev

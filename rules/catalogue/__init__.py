@@ -42,7 +42,7 @@ from rules.catalogue.fields import (
     Problem,
     Sources,
 )
-from rules.catalogue.merging import conflicts, merge
+from rules.catalogue.merging import conflicts, merge, misspelt_ids
 from rules.catalogue.model import Catalogue, build, unknown_fields
 
 __all__ = [
@@ -76,6 +76,7 @@ __all__ = [
     "build",
     "conflicts",
     "merge",
+    "misspelt_ids",
     "problems",
     "unknown_fields",
 ]

@@ -24,7 +24,19 @@ from rules.colours import COLOURS, SUPPLY_OF
 NONE = "none"
 
 # Once per game, for 1 action: {A} figurant cards and penguin cards.
-ACTIONS = ("draw", "draw_colour", "take", "give", "steal", "remove_marker", "move", "grey")
+ACTIONS = (
+    "draw",
+    "draw_colour",
+    "take",
+    "give",
+    "steal",
+    "remove_marker",
+    "move",
+    "grey",
+    "steal_choice",
+    "others_discard",
+    "acquire",
+)
 # Scored or checked, never used as an action.
 PERMANENT = ("bonus_with", "bonus_per_type", "immune")
 MISSION_EFFECTS = ("no_penalty", "extra_mission")
@@ -37,6 +49,9 @@ PARAMETERS: dict[str, tuple[tuple[str, str], ...]] = {
     "take": (("colour", "board colour"), ("count", "number")),
     "give": (("count", "number"),),
     "steal": (("count", "number"),),
+    "steal_choice": (("count", "number"),),
+    "others_discard": (("count", "number"),),
+    "acquire": (),
     "remove_marker": (),
     "move": (),
     "grey": (("count", "number"),),

@@ -7,6 +7,7 @@ checked, written back to TOML, and built like any other.
 from __future__ import annotations
 
 import copy
+import difflib
 from collections.abc import Iterator
 from typing import Any
 
@@ -79,6 +80,28 @@ def conflicts(
             if old != UNKNOWN and old != value:
                 message = f"contradicts the known value {show(old)}: a demo only fills unknowns"
                 found.append(Problem(source, _where(section, card_id), field, message))
+    return found
+
+
+def misspelt_ids(base: dict[str, Any], overlay: dict[str, Any], source: str) -> list[Problem]:
+    """Cards of an owner's file that ``base`` lacks and that bring no name of their own.
+
+    An owner's file may add a card the catalogue does not list, but such a
+    card needs its name; without one, the id is most likely a misspelling of a
+    known card, and the problem names the closest.
+    """
+    known: dict[str, list[str]] = {}
+    for section, card_id, _ in _tables(base):
+        known.setdefault(section, []).append(card_id)
+    found = []
+    for section, card_id, table in _tables(overlay):
+        ids = known.get(section, [])
+        if section not in SECTIONS or card_id in ids or "name" in table:
+            continue
+        close = difflib.get_close_matches(card_id, ids, n=1)
+        guess = f"; did you mean {close[0]!r}?" if close else ""
+        message = f"no {section} has this id{guess} (a new card also needs its name)"
+        found.append(Problem(source, _where(section, card_id), "id", message))
     return found
 
 

@@ -1,8 +1,9 @@
 """The advanced variant of Pingwiny z Madagaskaru.
 
 A turn is four actions: move (one more to push aside a penguin blocking the
-edge), rummage in the bag, a figurant card's or the penguin card's one-off
-action, or the action of the location the penguin stands on. An
+edge), block (take a blockade field of the tile, or its middle), rummage in
+the bag, a figurant card's or the penguin card's one-off action, or the
+action of the location the penguin stands on. An
 acquisition at Headquarters is followed by Officer X's die; a marker
 unmasks every penguin on its tile. The game ends when the eighth marker is
 on the board or the figurant deck runs out: the round is completed, then
@@ -149,7 +150,7 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
         effect = self.cards.penguin_effects.get(seat.penguin)
         if not seat.penguin_used and effects.is_action(effect):
             acts += [Action("penguin", *w) for w in effects.options(self, s, p, None, effect)]
-        return acts or [_PASS]
+        return acts  # never empty: a Block (or a step) is always possible, see _do_pass
 
     def _legal_final(self, s: AdvancedState) -> list[Action]:
         p = s.current
@@ -229,11 +230,12 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
             events.append({"event": "passed", "player": s.current})
             self._next_final(s, events)
             return
+        # "In your turn you must perform 4 actions." With Block an action of its own, one is
+        # always possible: a penguin on a blockade field may go back to the middle, one in the
+        # middle may take a free field; every field of its tile taken needs more penguins than
+        # the game has left to also block every step away (Headquarters has four fields).
         self._expect(s, "act")
-        if self._legal_act(s) != [_PASS]:
-            raise IllegalAction("illegal.pass_while_able")
-        events.append({"event": "passed", "player": s.current, "actions": s.actions_left})
-        self._spend(s, s.actions_left, events)
+        raise IllegalAction("illegal.pass_while_able")
 
     def _do_reveal(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         arity(a, 2)
@@ -253,12 +255,13 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def _do_correct(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         if len(a) > 1 and a[1] == "mission":
             raise IllegalAction("illegal.correct_mission_advanced")
-        correct(s, a, self.cards)
-        events.append({"event": "corrected", "action": str(a)})
+        correct(s, a, self.cards, events)
+        self._resume(s, events)
 
     _handlers = {
         "draw": _do_draw,
         "move": Moves._do_move,
+        "block": Moves._do_block,
         "rummage": Moves._do_rummage,
         "take": Locations._do_take,
         "otter": Moves._do_otter,

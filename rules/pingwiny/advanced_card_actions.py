@@ -31,6 +31,7 @@ class CardActions:
         effect = self.cards.figurants[card].effect
         if not effects.is_action(effect):
             raise IllegalAction("illegal.no_card_action", card=card)
+        final = s.phase == "final"
         effects.apply(self, s, p, card, effect, tuple(a[2:]), events)
         seat = s.players[p]
         set_player(
@@ -40,10 +41,7 @@ class CardActions:
             discarded=seat.discarded + (card,),
         )
         events.append({"event": "used", "player": p, "card": card})
-        if s.phase == "final":
-            self._next_final(s, events)
-        else:
-            self._spend(s, 1, events)
+        self._card_done(s, events, final)
 
     def _do_penguin(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
@@ -56,7 +54,20 @@ class CardActions:
         effects.apply(self, s, p, None, effect, tuple(a[1:]), events)
         set_player(s, p, penguin_used=True)
         events.append({"event": "used", "player": p, "card": seat.penguin})
-        self._spend(s, 1, events)
+        self._card_done(s, events, final=False)
+
+    def _card_done(self, s: AdvancedState, events: list[dict], final: bool) -> None:
+        """The action spent; an acquisition's die or the tokens the table names come first."""
+        if not final:
+            s.actions_left -= 1
+        if s.officer is not None:
+            self._roll_for_officer(s, events)
+        elif s.losers:
+            s.phase = "lose"
+        elif final:
+            self._next_final(s, events)
+        else:
+            self._resume(s, events)
 
     def _holds_card_action(self, s: AdvancedState, p: int) -> bool:
         """Whether player ``p`` still holds a figurant card with an action, usable or not."""

@@ -19,7 +19,7 @@ from rules import rng
 from rules.actions import Action, arity
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction
-from rules.pingwiny import dealing, effects, exchange
+from rules.pingwiny import dealing, exchange
 from rules.pingwiny.advanced_state import AdvancedState, Seat
 from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.state import NO_TOKENS, add, set_player
@@ -39,12 +39,7 @@ class Locations:
             c = SUPPLY[location]
             return [Action("take", str(n)) for n in (1, 2) if s.board[c] >= n]
         if location == "otter":
-            return [
-                Action("otter", s.layout[sq], spot)
-                for sq in range(9)
-                if sq != seat.square
-                for spot in effects.free_spots(s, sq, p)
-            ]
+            return [Action("otter", s.layout[sq]) for sq in range(9) if sq != seat.square]
         if location == "lemur":
             if len(seat.missions) >= self._mission_limit(seat):
                 return []
@@ -200,12 +195,20 @@ class Locations:
             raise MalformedAction("action.bad_arguments", action=str(a))
         if self._here(s) != "hq":
             raise IllegalAction("illegal.not_here", action="hq")
-        card = a[1]
+        self._acquire(s, s.current, a[1], a[2] if len(a) == 3 else None, events)
+        s.stay = True
+        s.actions_left -= 1
+        self._roll_for_officer(s, events)
+
+    def _acquire(self, s: AdvancedState, p: int, card: str, grey, events: list[dict]) -> None:
+        """Pay, the grey reward, the card taken, its space refilled; the die is due next.
+
+        Headquarters and a card's ``acquire`` effect both come here, so both roll.
+        """
         if card not in s.faceup:
             raise IllegalAction("illegal.card_not_faceup", card=card)
-        jokers = parse_jokers(a[2]) if len(a) == 3 else ()
+        jokers = parse_jokers(grey) if grey is not None else ()
         figurant = self.cards.figurants[card]
-        p = s.current
         hand = s.players[p].tokens
         pay = price(card, figurant.cost, jokers, hand)
         for c in range(7):
@@ -226,16 +229,9 @@ class Locations:
                 "paid": [COLOURS[c] for c in range(7) for _ in range(pay[c])],
             }
         )
-        s.stay = True
-        s.actions_left -= 1
         dealing.refill(s, slot, self.app_deck, events)
         low, high = figurant.officer_x
         s.officer = (p, low, high)
-        if self.app_die:
-            s.rng, roll = rng.below(s.rng, 6)
-            self._rolled(s, roll + 1, events)
-        else:
-            s.phase = "roll"
 
     def _mission_limit(self, seat: Seat) -> int:
         extra = any(

@@ -1,10 +1,14 @@
 """Moving on the advanced board: steps, blockades and pushes, rummaging, the Otter.
 
 A step to a neighbouring tile costs one action, two when a penguin stands on
-the edge it enters: that penguin is pushed to the middle. Rummaging draws one
-token from the bag where no marker covers the tile's bag symbol (never at
-Headquarters). The Otter enclosure carries the penguin to a free spot of any
-other tile, past every blockade.
+the edge it enters: that penguin is pushed to the middle. The mover stops in
+the middle of the tile. Block is an action of its own ("You may choose from
+five types of action: Move, Block, …"): for one action a penguin takes a
+free blockade field of the tile it stands on, or goes back to the middle,
+whether or not it moved this turn. Rummaging draws one token from the bag
+where no marker covers the tile's bag symbol (never at Headquarters). The
+Otter enclosure carries the penguin to the middle of any other tile, past
+every blockade.
 
 ``Moves`` is mixed into ``AdvancedGame`` (``rules.pingwiny.advanced``), which
 holds the turn sequence (``_expect``, ``_spend``), the bag draws, ``_here``
@@ -14,7 +18,6 @@ and ``_square``; the split keeps each file short enough to read on a phone.
 from rules.actions import Action, arity, colour_word
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import board as geometry
-from rules.pingwiny import effects
 from rules.pingwiny.advanced_state import AdvancedState, Seat
 from rules.pingwiny.state import set_player
 
@@ -23,23 +26,19 @@ class Moves:
     """Steps, pushes, rummaging and the Otter of ``AdvancedGame``."""
 
     def _legal_moves(self, s: AdvancedState, p: int) -> list[Action]:
-        if s.stay:
-            return []
         seat = s.players[p]
         acts = []
-        for target in geometry.ADJACENT[seat.square]:
+        for target in () if s.stay else geometry.ADJACENT[seat.square]:
             cost = 1 + (self._blocker(s, p, seat.square, target) is not None)
             if cost <= s.actions_left:
-                for spot in _spots_after_entry(s, p, seat.square, target):
-                    acts.append(Action("move", s.layout[target], spot))
-        return acts
+                acts.append(Action("move", s.layout[target]))
+        return acts + [Action("block", spot) for spot in _block_spots(s, p)]
 
     def _do_move(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
-        arity(a, 3)
-        _spot_word(a)
+        arity(a, 2)
         p, seat = s.current, s.players[s.current]
-        target, spot = self._square(s, a[1]), a[2]
+        target = self._square(s, a[1])
         if s.stay:
             raise IllegalAction("illegal.stay_at_hq")
         if target not in geometry.ADJACENT[seat.square]:
@@ -51,11 +50,24 @@ class Moves:
         if blocker is not None:
             set_player(s, blocker, spot=geometry.MIDDLE)
             events.append({"event": "pushed", "player": blocker, "by": p})
-        if spot not in effects.free_spots(s, target, p):
-            raise IllegalAction("illegal.spot_taken", spot=spot)
-        set_player(s, p, square=target, spot=spot)
-        events.append({"event": "moved", "player": p, "location": a[1], "spot": spot})
+        set_player(s, p, square=target, spot=geometry.MIDDLE)
+        events.append({"event": "moved", "player": p, "location": a[1], "spot": geometry.MIDDLE})
         self._spend(s, cost, events)
+
+    def _do_block(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
+        self._expect(s, "act")
+        arity(a, 2)
+        if a[1] not in geometry.SPOTS:
+            raise MalformedAction("action.bad_arguments", action=str(a))
+        p = s.current
+        if a[1] == s.players[p].spot:
+            raise IllegalAction("illegal.already_on_spot", spot=a[1])
+        if a[1] not in _block_spots(s, p):
+            raise IllegalAction("illegal.spot_taken", spot=a[1])
+        set_player(s, p, spot=a[1])
+        location = s.layout[s.players[p].square]
+        events.append({"event": "blocked", "player": p, "location": location, "spot": a[1]})
+        self._spend(s, 1, events)
 
     def _do_rummage(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
@@ -72,18 +84,15 @@ class Moves:
 
     def _do_otter(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
-        arity(a, 3)
-        _spot_word(a)
+        arity(a, 2)
         if self._here(s) != "otter":
             raise IllegalAction("illegal.not_here", action="otter")
         target = self._square(s, a[1])
         p = s.current
         if target == s.players[p].square:
             raise IllegalAction("illegal.already_there", location=a[1])
-        if a[2] not in effects.free_spots(s, target, p):
-            raise IllegalAction("illegal.spot_taken", spot=a[2])
-        set_player(s, p, square=target, spot=a[2])
-        events.append({"event": "moved", "player": p, "location": a[1], "spot": a[2]})
+        set_player(s, p, square=target, spot=geometry.MIDDLE)
+        events.append({"event": "moved", "player": p, "location": a[1], "spot": geometry.MIDDLE})
         self._spend(s, 1, events)
 
     def _blocker(self, s: AdvancedState, p: int, origin: int, target: int) -> int | None:
@@ -98,22 +107,15 @@ class Moves:
         return seat.square != geometry.HQ_SQUARE and seat.square not in s.markers and any(s.bag)
 
 
-def _spots_after_entry(s: AdvancedState, p: int, origin: int, target: int) -> list[str]:
-    """Free spots on ``target`` once a blocker on the entry edge has been pushed aside."""
-    entry = geometry.EDGE_TOWARDS[target, origin]
-    spots = effects.free_spots(s, target, p)
-    if entry not in spots and entry in geometry.INNER_EDGES[target]:
-        spots = spots + [entry]
-    return [spot for spot in geometry.SPOTS if spot in spots]
+def _block_spots(s: AdvancedState, p: int) -> list[str]:
+    """Where a Block action can take the penguin on its tile: a free field, or the middle."""
+    seat = s.players[p]
+    taken = {q.spot for i, q in enumerate(s.players) if i != p and q.square == seat.square}
+    free = [geometry.MIDDLE] + [e for e in geometry.INNER_EDGES[seat.square] if e not in taken]
+    return [spot for spot in free if spot != seat.spot]
 
 
 def no_colours_named(a: Action) -> None:
     """With the app's bag the app draws: colours named by the table are refused."""
     if len(a) != 1:
         raise IllegalAction("illegal.app_draws")
-
-
-def _spot_word(a: Action) -> None:
-    """Refuse a place on a tile that is not the middle or an edge (``n``, ``e``, ``s``, ``w``)."""
-    if a[2] not in geometry.SPOTS:
-        raise MalformedAction("action.bad_arguments", action=str(a))

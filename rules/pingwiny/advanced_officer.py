@@ -1,9 +1,12 @@
 """Officer X: the die after an acquisition, the marker, the unmasking.
 
-The die is rolled against the range of the figurant just acquired. On a hit
-the acquiring player puts a marker on a tile without one (never
-Headquarters); every penguin standing there is unmasked and loses a random
-token, in turn order from the acquirer. The eighth marker starts the last
+The die is rolled against the range of the figurant just acquired (at
+Headquarters or by a card's ``acquire`` effect). On a hit the acquiring
+player puts a marker on a tile without one (never Headquarters); every
+penguin standing there is unmasked and loses a random token, in turn order
+from the acquirer, the acquirer too when standing there. A card making the
+other players discard a random token uses the same loss, and the ``lose``
+phase when the table's bag is used. The eighth marker starts the last
 round.
 
 ``OfficerX`` is mixed into ``AdvancedGame`` (``rules.pingwiny.advanced``),
@@ -43,6 +46,14 @@ class OfficerX:
             raise MalformedAction("action.bad_roll", roll=a[1])
         self._rolled(s, int(a[1]), events)
 
+    def _roll_for_officer(self, s: AdvancedState, events: list[dict]) -> None:
+        """ "After acquiring a figurant card, you must immediately roll the die." """
+        if self.app_die:
+            s.rng, roll = rng.below(s.rng, 6)
+            self._rolled(s, roll + 1, events)
+        else:
+            s.phase = "roll"
+
     def _rolled(self, s: AdvancedState, roll: int, events: list[dict]) -> None:
         _, low, high = s.officer
         found = low <= roll <= high
@@ -52,8 +63,16 @@ class OfficerX:
             return
         if found:
             events.append({"event": "no_marker_place"})
-        s.officer, s.phase = None, "act"
-        self._resume(s, events)
+        self._back_to_turn(s, events)
+
+    def _back_to_turn(self, s: AdvancedState, events: list[dict]) -> None:
+        """Officer X or the tokens lost dealt with: on with the turn, or the final actions."""
+        s.officer = None
+        if s.final_left:
+            self._next_final(s, events)
+        else:
+            s.phase = "act"
+            self._resume(s, events)
 
     def _do_officer(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "officer")
@@ -69,7 +88,6 @@ class OfficerX:
         if len(s.markers) == MARKERS and not s.last_round:
             s.last_round = True
             events.append({"event": "last_round", "why": "officer_x"})
-        s.officer = None
         s.losers = tuple(q for q in unmasked if any(s.players[q].tokens))
         if self.app_bag:
             for q in s.losers:
@@ -79,8 +97,7 @@ class OfficerX:
         if s.losers:
             s.phase = "lose"
         else:
-            s.phase = "act"
-            self._resume(s, events)
+            self._back_to_turn(s, events)
 
     def _do_lose(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "lose")
@@ -92,12 +109,13 @@ class OfficerX:
         self._lose(s, q, c, events)
         s.losers = s.losers[1:]
         if not s.losers:
-            s.phase = "act"
-            self._resume(s, events)
+            self._back_to_turn(s, events)
 
     def _lose(self, s: AdvancedState, q: int, c: int, events: list[dict]) -> None:
+        """Player ``q`` discards a random token: unmasked by Officer X, or by a card's action."""
         set_player(s, q, tokens=discard(s, s.players[q].tokens, c))
-        events.append({"event": "unmasked", "player": q, "lost": COLOURS[c]})
+        kind = "unmasked" if s.officer is not None else "lost"
+        events.append({"event": kind, "player": q, "lost": COLOURS[c]})
 
     def _free_squares(self, s: AdvancedState) -> list[int]:
         if len(s.markers) >= MARKERS:

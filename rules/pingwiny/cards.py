@@ -1,8 +1,12 @@
 """The catalogue compiled into the small tables the engine reads every move.
 
 The catalogue describes both sides of every card with unknown fields; a game
-needs one side, complete. ``family_table`` checks that and keeps only what
-the family rules read, in the forms they read fastest (costs as 7-tuples).
+needs one side. ``family_table`` keeps only what the family rules read, in the
+forms they read fastest (costs as 7-tuples). A card value may still be unknown
+(``None``) when the game starts: the table teaches it when it is first needed
+(``rules.pingwiny.unknowns`` says when), and until then the engine refuses what
+would use it. The penguins' colours, and the token mix when the app is the
+bag, must be known from the start.
 """
 
 from dataclasses import dataclass
@@ -15,22 +19,22 @@ from rules.errors import SetupError
 class FigurantCard:
     id: str
     name: str
-    cost: tuple[int, ...]
-    points: int
-    type: str
+    cost: tuple[int, ...] | None
+    points: int | None
+    type: str | None
 
     @property
     def colours(self) -> frozenset[int]:
         """Colours printed on the card (a penguin's bonus counts these)."""
-        return frozenset(i for i, n in enumerate(self.cost) if n)
+        return frozenset(i for i, n in enumerate(self.cost or ()) if n)
 
 
 @dataclass(frozen=True)
 class MissionCard:
     id: str
     name: str
-    type: str
-    scoring: tuple[tuple[int, int], ...]  # (at least this many cards, points), ascending
+    type: str | None
+    scoring: tuple[tuple[int, int], ...] | None  # (at least this many cards, points), ascending
 
     def points_for(self, count: int) -> int:
         """Points of the highest step reached with ``count`` cards of the type."""
@@ -49,17 +53,20 @@ class CardTable:
 
 
 def family_table(catalogue, short: bool) -> CardTable:
-    """The family side of the cards in play; refuses an incomplete catalogue."""
-    missing = catalogue.missing_for("family", short)
+    """The family side of the cards in play, unknown values as ``None``; refuses a box
+    whose penguins' colours are unknown."""
+    missing = [p.id for p in catalogue.penguins if p.colour is None]
     if missing:
-        raise SetupError("setup.catalogue_incomplete", missing=", ".join(missing[:5]))
+        raise SetupError("setup.catalogue_incomplete", missing=", ".join(missing))
     figurants = {
-        f.id: figurant_card(f) for f in catalogue.figurants if not (short and f.short_game_removed)
+        f.id: FigurantCard(f.id, f.name, f.family.cost, f.family.points, f.family.type)
+        for f in catalogue.figurants_in_play(short)
     }
     missions = {
-        m.id: mission_card(m)
-        for m in catalogue.missions
-        if m.family_set and not (short and m.short_game_removed)
+        m.id: MissionCard(
+            m.id, m.name, m.family.type, m.family.scoring and tuple(map(tuple, m.family.scoring))
+        )
+        for m in catalogue.missions_in_play("family", short)
     }
     return CardTable(
         figurants=figurants,

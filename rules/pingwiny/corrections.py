@@ -15,14 +15,17 @@ and replayed like any move, and never checked against the turn order.
 
 from rules.actions import Action, arity, colour_word
 from rules.errors import IllegalAction, MalformedAction
+from rules.pingwiny.dealing import deck_checked
 from rules.pingwiny.state import State, add, set_player
 
 
-def correct(s: State, a: Action, cards) -> None:
+def correct(s: State, a: Action, cards, events: list[dict]) -> None:
     """Apply one correction to the working copy ``s``."""
     if len(a) < 2 or a[1] not in _KINDS:
         raise MalformedAction("action.bad_correction", action=str(a))
     _KINDS[a[1]](s, a, cards)
+    events.append({"event": "corrected", "action": str(a)})
+    deck_checked(s, events)
 
 
 def _player(s: State, word: str) -> int | None:

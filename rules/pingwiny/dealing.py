@@ -26,6 +26,12 @@ def check_options(options, penguin_ids, deck: tuple[str, ...], app_deck: bool) -
             raise SetupError("setup.deck_order_table")
 
 
+def check_mix(tokens: tuple[int | None, ...]) -> None:
+    """The bag is modelled from the box's token mix: it must be known."""
+    if None in tokens:
+        raise SetupError("setup.token_mix_unknown")
+
+
 def seats(seed: int, options, penguin_ids: tuple[str, ...]) -> tuple[int, tuple, int]:
     """The penguins by seat and the first player: as given, or drawn."""
     penguins = options.penguins
@@ -96,6 +102,11 @@ def lay(s, slot: int, card: str, events: list[dict]) -> None:
     """A card face up in ``slot``; the deck's last card starts the last round."""
     s.faceup = s.faceup[:slot] + (card,) + s.faceup[slot + 1 :]
     events.append({"event": "revealed", "slot": slot, "card": card})
+    deck_checked(s, events)
+
+
+def deck_checked(s, events: list[dict]) -> None:
+    """The deck's last card is out (laid, or named by a correction): the last round."""
     if not s.deck and not s.last_round:
         s.last_round = True
         events.append({"event": "last_round", "why": "deck"})

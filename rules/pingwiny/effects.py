@@ -16,12 +16,12 @@ from itertools import combinations_with_replacement
 
 from rules import rng
 from rules.actions import colour_word
+from rules.catalogue.effects import ACTIONS
 from rules.colours import COLOURS, GREY
 from rules.errors import IllegalAction
 from rules.pingwiny import board as geometry
+from rules.pingwiny.payments import joker_word, payments
 from rules.pingwiny.state import add, set_player
-
-ACTIONS = ("draw", "draw_colour", "take", "give", "steal", "remove_marker", "move", "grey")
 
 
 def param(effect, name: str):
@@ -57,28 +57,32 @@ def options(game, s, p: int, card: str, effect) -> list[tuple[str, ...]]:
             return []
         picks = _bag_picks(hand, param(effect, "count"))
         return [("+".join(pick), f"p{q + 1}") for q in _targets(game, s, p, card) for pick in picks]
-    if do == "steal":
-        targets = [q for q in _targets(game, s, p, card) if any(s.players[q].tokens)]
-        if game.app_bag:
-            return [(f"p{q + 1}",) for q in targets]
+    if do == "steal" and game.app_bag:
+        return [(f"p{q + 1}",) for q in _holders(game, s, p, card)]
+    if do in ("steal", "steal_choice"):  # the tokens named: taken at random, or chosen
         return [
             (f"p{q + 1}", "+".join(pick))
-            for q in targets
+            for q in _holders(game, s, p, card)
             for pick in _bag_picks(
                 s.players[q].tokens, min(param(effect, "count"), sum(s.players[q].tokens))
             )
+        ]
+    if do == "others_discard":
+        return [()] if _holders(game, s, p, card) else []
+    if do == "acquire":
+        hand = s.players[p].tokens
+        return [
+            (face, *joker_word(jokers))
+            for face in s.faceup
+            if face is not None
+            for jokers in payments(game.cards.figurants[face].cost, hand)
         ]
     if do == "remove_marker":
         return [(s.layout[square],) for square in s.markers]
     if do == "move":
         if s.stay:
             return []
-        return [
-            (s.layout[square], spot)
-            for square in range(9)
-            if square != s.players[p].square
-            for spot in free_spots(s, square, p)
-        ]
+        return [(s.layout[square],) for square in range(9) if square != s.players[p].square]
     raise ValueError(f"unknown effect {do!r}")
 
 
@@ -97,10 +101,9 @@ def _targets(game, s, p: int, card: str) -> list[int]:
     return [q for q in range(len(s.players)) if q != p and not game.immune(s, q, card)]
 
 
-def free_spots(s, square: int, mover: int) -> list[str]:
-    """Where a penguin may stand on ``square``: the middle or a free inner edge."""
-    taken = {seat.spot for q, seat in enumerate(s.players) if q != mover and seat.square == square}
-    return [geometry.MIDDLE] + [e for e in geometry.INNER_EDGES[square] if e not in taken]
+def _holders(game, s, p: int, card: str) -> list[int]:
+    """The other players this card's action may affect who hold a token."""
+    return [q for q in _targets(game, s, p, card) if any(s.players[q].tokens)]
 
 
 # -------------------------------------------------------------------- apply
@@ -113,10 +116,10 @@ def apply(game, s, p: int, card: str, effect, words: tuple[str, ...], events: li
         if not legal:
             raise IllegalAction("illegal.effect_impossible", card=card)
         raise IllegalAction("illegal.effect_choice", card=card, choice=" ".join(words) or "-")
-    _PLAY[effect.do](game, s, p, effect, words, events)
+    _PLAY[effect.do](game, s, p, card, effect, words, events)
 
 
-def _play_draw(game, s, p, effect, words, events) -> None:
+def _play_draw(game, s, p, card, effect, words, events) -> None:
     if game.app_bag:
         count = min(param(effect, "count"), sum(s.bag))
         colours, bag, seed = [], s.bag, s.rng
@@ -132,36 +135,36 @@ def _play_draw(game, s, p, effect, words, events) -> None:
     _receive(s, p, colours, "bag", events)
 
 
-def _play_draw_colour(game, s, p, effect, words, events) -> None:
+def _play_draw_colour(game, s, p, card, effect, words, events) -> None:
     c = colour_word(param(effect, "colour"))
     n = min(param(effect, "count"), s.bag[c])
     s.bag = add(s.bag, c, -n)
     _receive(s, p, [c] * n, "bag", events)
 
 
-def _play_take(game, s, p, effect, words, events) -> None:
+def _play_take(game, s, p, card, effect, words, events) -> None:
     c = colour_word(param(effect, "colour"))
     n = min(param(effect, "count"), s.board[c])
     s.board = add(s.board, c, -n)
     _receive(s, p, [c] * n, "board", events)
 
 
-def _play_grey(game, s, p, effect, words, events) -> None:
+def _play_grey(game, s, p, card, effect, words, events) -> None:
     n = min(param(effect, "count"), s.grey)
     s.grey -= n
     _receive(s, p, [GREY] * n, "beside the board", events)
 
 
-def _play_give(game, s, p, effect, words, events) -> None:
+def _play_give(game, s, p, card, effect, words, events) -> None:
     colours = [colour_word(w) for w in words[0].split("+")]
     q = int(words[1][1:]) - 1
     _move_tokens(s, p, q, colours)
     events.append({"event": "gave", "player": p, "to": q, "tokens": [COLOURS[c] for c in colours]})
 
 
-def _play_steal(game, s, p, effect, words, events) -> None:
+def _play_steal(game, s, p, card, effect, words, events) -> None:
     q = int(words[0][1:]) - 1
-    if game.app_bag:
+    if game.app_bag and effect.do == "steal":
         colours, hand, seed = [], s.players[q].tokens, s.rng
         for _ in range(min(param(effect, "count"), sum(hand))):
             seed, c = rng.pick_from_counts(seed, hand)
@@ -176,16 +179,33 @@ def _play_steal(game, s, p, effect, words, events) -> None:
     )
 
 
-def _play_remove_marker(game, s, p, effect, words, events) -> None:
+def _play_others_discard(game, s, p, card, effect, words, events) -> None:
+    """Each other player discards random tokens: the app draws them, or the table names them."""
+    losers, n = [], len(s.players)
+    for q in sorted(_holders(game, s, p, card), key=lambda q: (q - p) % n):  # in turn order
+        losers += [q] * min(param(effect, "count"), sum(s.players[q].tokens))
+    if not game.app_bag:
+        s.losers = tuple(losers)
+        return
+    for q in losers:
+        s.rng, c = rng.pick_from_counts(s.rng, s.players[q].tokens)
+        game._lose(s, q, c, events)
+
+
+def _play_acquire(game, s, p, card, effect, words, events) -> None:
+    game._acquire(s, p, words[0], words[1] if len(words) > 1 else None, events)
+
+
+def _play_remove_marker(game, s, p, card, effect, words, events) -> None:
     square = s.layout.index(words[0])
     s.markers = tuple(m for m in s.markers if m != square)
     events.append({"event": "marker_removed", "player": p, "location": words[0]})
 
 
-def _play_move(game, s, p, effect, words, events) -> None:
+def _play_move(game, s, p, card, effect, words, events) -> None:
     square = s.layout.index(words[0])
-    set_player(s, p, square=square, spot=words[1])
-    events.append({"event": "moved", "player": p, "location": words[0], "spot": words[1]})
+    set_player(s, p, square=square, spot=geometry.MIDDLE)
+    events.append({"event": "moved", "player": p, "location": words[0], "spot": geometry.MIDDLE})
 
 
 def _receive(s, p: int, colours: list[int], source: str, events: list[dict]) -> None:
@@ -212,6 +232,9 @@ _PLAY = {
     "take": _play_take,
     "give": _play_give,
     "steal": _play_steal,
+    "steal_choice": _play_steal,
+    "others_discard": _play_others_discard,
+    "acquire": _play_acquire,
     "remove_marker": _play_remove_marker,
     "move": _play_move,
     "grey": _play_grey,

@@ -25,6 +25,7 @@ from rules.pingwiny.options import Options
 from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
 from rules.pingwiny.scoring import ScoreSheet, score_players
 from rules.pingwiny.state import NO_TOKENS, Player, State, add, set_player
+from rules.pingwiny.unknowns import check_scorable
 
 SUPPLY = {"chimp": BLUE, "gorilla": RED, "shop": YELLOW, "storehouse": GREEN}
 LOCATIONS = ("chimp", "gorilla", "shop", "storehouse", "otter", "lemur", "gate", "gastro", "hq")
@@ -44,6 +45,7 @@ class FamilyGame:
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
+        dealing.check_mix(self.cards.tokens)
         dealing.check_options(options, self.cards.penguins, self.cards.deck, self.app_deck)
 
     # ----------------------------------------------------------------- setup
@@ -99,13 +101,14 @@ class FamilyGame:
             else:
                 acts += [Action("visit", "otter", COLOURS[c]) for c in range(7) if s.bag[c]]
         acts += [_lemur(m) for m in s.missions]
-        acts.append(_GATE)
-        acts += _legal_exchanges(s, hand)
+        later = _legal_exchanges(s, hand)
         for card in s.faceup:
-            if card is not None:
+            if card is not None and self.cards.figurants[card].cost is not None:
                 cost = self.cards.figurants[card].cost
-                acts += [_hq(card, jokers) for jokers in payments(cost, hand)]
-        return acts
+                later += [_hq(card, jokers) for jokers in payments(cost, hand)]
+        if any(s.faceup) or not (acts or later):
+            acts.append(_GATE)
+        return acts + later
 
     # ------------------------------------------------------------------ apply
 
@@ -198,7 +201,10 @@ class FamilyGame:
         events.append({"event": "mission", "player": s.current, "taken": mission, "returned": held})
 
     def _visit_gate(self, s: State, a: Action, events: list[dict]) -> None:
+        """Nothing face up: refused, unless no other visit is possible (no passing)."""
         arity(a, 2)
+        if not any(s.faceup) and self._legal_visits(s) != [_GATE]:
+            raise IllegalAction("illegal.nothing_to_cycle")
         slots = [i for i, card in enumerate(s.faceup) if card is not None]
         cards = tuple(s.faceup[i] for i in slots)
         if self.app_deck:
@@ -246,7 +252,10 @@ class FamilyGame:
             raise IllegalAction("illegal.card_not_faceup", card=card)
         jokers = parse_jokers(a[3]) if len(a) == 4 else ()
         hand = s.players[s.current].tokens
-        pay = price(card, self.cards.figurants[card].cost, jokers, hand)
+        cost = self.cards.figurants[card].cost
+        if cost is None:
+            raise IllegalAction("illegal.cost_unknown", card=card)
+        pay = price(card, cost, jokers, hand)
         for c in range(7):
             for _ in range(pay[c]):
                 hand = discard(s, hand, c)
@@ -282,8 +291,8 @@ class FamilyGame:
         events.append({"event": "turn", "player": nxt})
 
     def _do_correct(self, s: State, a: Action, events: list[dict]) -> None:
-        correct(s, a, self.cards)
-        events.append({"event": "corrected", "action": str(a)})
+        correct(s, a, self.cards, events)
+        self._maybe_end_turn(s, events)
 
     _handlers = {
         "draw": _do_draw,
@@ -303,7 +312,9 @@ class FamilyGame:
     # ---------------------------------------------------------------- scoring
 
     def score(self, s: State) -> ScoreSheet:
-        """The score sheet of the position, final or not."""
+        """The score sheet of the position, final or not; refused while a card held has
+        an unknown value."""
+        check_scorable(self, s)
         return score_players(self.cards, s.players)
 
 

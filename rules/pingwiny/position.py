@@ -23,24 +23,43 @@ def score_position(catalogue, position: dict) -> tuple[ScoreSheet, list[str]]:
     players = position.get("players")
     if not isinstance(players, list) or not 1 <= len(players) <= 4:
         raise PositionError("'players' must be a list of 1 to 4 players")
-    advanced = position.get("variant", "family") == "advanced"
+    variant = position.get("variant", "family")
+    if variant not in ("family", "advanced"):
+        raise PositionError(f"'variant' must be 'family' or 'advanced', not {variant!r}")
+    advanced = variant == "advanced"
     problems: list[str] = []
     figurants, missions = {}, {}
+    dealt: dict[str, int] = {}  # penguin -> the player who has it
     build_figurant = advanced_figurant if advanced else figurant_card
     build_mission = advanced_mission if advanced else mission_card
     for number, player in enumerate(players, start=1):
         where = f"player {number}"
-        for card in player.get("figurants", []) + player.get("discarded", []):
+        if not isinstance(player, dict):
+            problems.append(f"{where}: expected an object with the player's cards")
+            continue
+        for card in _ids(player, "figurants", where, problems) + _ids(
+            player, "discarded", where, problems
+        ):
             found = _known(
                 catalogue.figurants, card, build_figurant, f"{where}: figurant", problems
             )
             figurants[card] = found
-        for mission in _missions(player, advanced):
+        for mission in _missions(player, advanced, where, problems):
             found = _known(
                 catalogue.missions, mission, build_mission, f"{where}: mission", problems
             )
             missions[mission] = found
-        _find(catalogue.penguins, player.get("penguin"), f"{where}: penguin", problems)
+        if not isinstance(player.get("name") or "", str):
+            problems.append(f"{where}: 'name' must be text")
+        penguin = player.get("penguin")
+        _find(catalogue.penguins, penguin, f"{where}: penguin", problems)
+        if isinstance(penguin, str) and penguin in dealt:
+            problems.append(
+                f"{where}: penguin '{penguin}' is player {dealt[penguin]}'s already "
+                "(each player has a penguin of their own)"
+            )
+        elif isinstance(penguin, str):
+            dealt[penguin] = number
         _tokens_left(player.get("tokens", 0), where, problems)
     if problems:
         raise PositionError("; ".join(problems))
@@ -72,10 +91,23 @@ def score_position(catalogue, position: dict) -> tuple[ScoreSheet, list[str]]:
     return rank(lines), names
 
 
-def _missions(player: dict, advanced: bool) -> list[str]:
+def _ids(player: dict, key: str, where: str, problems: list[str]) -> list[str]:
+    """The card ids under ``key``; a problem line when they are not a list of ids."""
+    cards = player.get(key, [])
+    if isinstance(cards, list) and all(isinstance(card, str) for card in cards):
+        return cards
+    problems.append(f"{where}: '{key}' must be a list of card ids")
+    return []
+
+
+def _missions(player: dict, advanced: bool, where: str, problems: list[str]) -> list[str]:
     if advanced:
-        return list(player.get("missions", []))
-    return [player["mission"]] if player.get("mission") is not None else []
+        return _ids(player, "missions", where, problems)
+    mission = player.get("mission")
+    if mission is None or isinstance(mission, str):
+        return [] if mission is None else [mission]
+    problems.append(f"{where}: 'mission' must be a card id")
+    return []
 
 
 def _known(cards, card_id: str, build, where: str, problems: list[str]):

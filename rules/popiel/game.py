@@ -3,10 +3,13 @@
 A turn is ``place DOTS`` or ``place DOTS king``: the number of complete
 yellow dots the tile formed (walls and obstacles included) and whether one
 of its sides touches King Popiel's window. Touching him gives a reward token
-(drawn by the app from the box's mix when the owner has entered it, else
-named with ``reward KIND``); then the king escapes to the next window up,
-and when no window is left the game ends at once. ``pass`` records a tile
-that cannot be placed; ``correct points pN DELTA`` fixes a score.
+while any is left (drawn by the app from the box's mix when the owner has
+entered it, else named with ``reward KIND``); then the king escapes to the
+next window up, token or not, and when no window is left he is devoured and
+the game ends at once. After the move the player draws a tile from the draw
+spaces and refills them from the stack; an extra move takes a tile from the
+draw spaces and places it at once. ``pass`` records a tile that cannot be
+placed; ``correct points pN DELTA`` fixes a score.
 
 How the tokens combine (the rulebook does not say; docs/rules-interpretations.md):
 the double doubles the dots of the move in which it was drawn, nothing else;
@@ -23,6 +26,7 @@ from rules.popiel.state import PopielState
 
 KINDS = ("plus2", "plus3", "extra", "double")
 MAX_DOTS = 12  # more complete dots than one tile's edges can close
+DRAW_SPACES = 3  # "the three marked draw spaces on the board"
 
 
 @dataclass(frozen=True)
@@ -111,7 +115,9 @@ class PopielGame:
             king=0,
             pool=pool,
             tokens_left=c.reward_count,
-            tiles_left=c.tiles,
+            hands=(1,) * self.n,
+            draw_spaces=DRAW_SPACES,
+            stack=c.tiles - self.n - DRAW_SPACES,
             phase="place",
             extra=False,
             move_dots=0,
@@ -148,9 +154,14 @@ class PopielGame:
         if dots > MAX_DOTS:
             raise IllegalAction("illegal.popiel_dots", dots=dots)
         p = s.current
-        events.append({"event": "placed", "player": p, "dots": dots, "king": len(a) == 3})
-        s = s.replace(tiles_left=s.tiles_left - 1, moves=s.moves + 1, passes=0, move_dots=dots)
-        if len(a) == 3 and s.tokens_left:
+        king = len(a) == 3
+        events.append({"event": "placed", "player": p, "dots": dots, "king": king})
+        s = s.replace(
+            hands=_plus(s.hands, p, -1), moves=s.moves + 1, passes=0, move_dots=dots, extra=False
+        )
+        if not king:
+            return self._next(self._add(s, p, dots, events), events)
+        if s.tokens_left:
             if not self.app_rewards:
                 return s.replace(phase="reward")
             seed, index = rng.pick_from_counts(s.rng, s.pool)
@@ -158,9 +169,8 @@ class PopielGame:
             pool[index] -= 1
             s = s.replace(rng=seed, pool=tuple(pool))
             return self._rewarded(s, KINDS[index], events)
-        if len(a) == 3:
-            events.append({"event": "no_reward_left"})
-        return self._score_move(s, dots, events)
+        events.append({"event": "no_reward_left"})
+        return self._escape(self._add(s, p, dots, events), None, events)
 
     def _reward(self, s: PopielState, a: Action, events: list[dict]) -> PopielState:
         arity(a, 2)
@@ -178,19 +188,22 @@ class PopielGame:
         points = {"plus2": s.move_dots + 2, "plus3": s.move_dots + 3, "double": s.move_dots * 2}
         events.append({"event": "reward", "player": p, "kind": kind})
         s = self._add(s, p, points.get(kind, s.move_dots), events)
+        return self._escape(s, kind, events)
+
+    def _escape(self, s: PopielState, kind: str | None, events: list[dict]) -> PopielState:
+        """The king flees one window up, with a token drawn or none left; the top ends it."""
         king = s.king + 1
         if king >= self.windows:
             events.append({"event": "king_devoured"})
             return self._end(s.replace(king=king), events)
         events.append({"event": "king_escapes", "window": king})
         s = s.replace(king=king)
-        if kind == "extra" and s.tiles_left > 0:
-            events.append({"event": "extra_move", "player": p})
-            return s.replace(extra=True, move_dots=0)
-        return self._next(s, events)
-
-    def _score_move(self, s: PopielState, points: int, events: list[dict]) -> PopielState:
-        s = self._add(s, s.current, points, events)
+        if kind == "extra":
+            if s.draw_spaces:
+                s, refill = self._take_tile(s)
+                events.append({"event": "extra_move", "player": s.current, "refill": refill})
+                return s.replace(extra=True, move_dots=0)
+            events.append({"event": "no_tile_for_extra", "player": s.current})
         return self._next(s, events)
 
     def _add(self, s: PopielState, p: int, points: int, events: list[dict]) -> PopielState:
@@ -200,11 +213,31 @@ class PopielGame:
         return s.replace(scores=tuple(scores))
 
     def _next(self, s: PopielState, events: list[dict]) -> PopielState:
-        if s.tiles_left <= 0:
+        """The player draws a tile from the draw spaces and refills them; the next turn."""
+        if s.draw_spaces:
+            s, refill = self._take_tile(s)
+            events.append({"event": "draw_tile", "player": s.current, "refill": refill})
+        else:
+            events.append({"event": "no_tile_to_draw", "player": s.current})
+        return self._next_player(s, events)
+
+    def _take_tile(self, s: PopielState) -> tuple[PopielState, int]:
+        """The current player takes a tile from a draw space, which the stack refills."""
+        refill = min(DRAW_SPACES - s.draw_spaces + 1, s.stack)
+        s = s.replace(
+            hands=_plus(s.hands, s.current, 1),
+            draw_spaces=s.draw_spaces - 1 + refill,
+            stack=s.stack - refill,
+        )
+        return s, refill
+
+    def _next_player(self, s: PopielState, events: list[dict]) -> PopielState:
+        """Clockwise to the next player holding a tile; nobody holding one ends the game."""
+        holders = [q for q in range(1, self.n + 1) if s.hands[(s.current + q) % self.n]]
+        if not holders:
             events.append({"event": "tiles_gone"})
             return self._end(s, events)
-        events.append({"event": "draw_tile", "player": s.current})
-        nxt = (s.current + 1) % self.n
+        nxt = (s.current + holders[0]) % self.n
         events.append({"event": "turn", "player": nxt})
         return s.replace(current=nxt, extra=False, move_dots=0)
 
@@ -212,14 +245,22 @@ class PopielGame:
         arity(a, 1)
         if s.phase != "place":
             raise IllegalAction("illegal.popiel_reward_first")
-        events.append({"event": "passed", "player": s.current})
+        p = s.current
+        events.append({"event": "passed", "player": p})
+        if s.extra:  # the extra tile goes back (a free draw space, else the stack); move over
+            back = s.draw_spaces < DRAW_SPACES
+            s = s.replace(
+                hands=_plus(s.hands, p, -1),
+                draw_spaces=s.draw_spaces + back,
+                stack=s.stack + (not back),
+                extra=False,
+            )
+            return self._next(s, events)
         s = s.replace(passes=s.passes + 1)
-        if s.passes >= self.n:
+        if s.passes >= sum(1 for held in s.hands if held):
             events.append({"event": "nobody_can_place"})
             return self._end(s, events)
-        nxt = (s.current + 1) % self.n
-        events.append({"event": "turn", "player": nxt})
-        return s.replace(current=nxt, extra=False)
+        return self._next_player(s, events)
 
     def _correct(self, s: PopielState, a: Action, events: list[dict]) -> PopielState:
         arity(a, 4)
@@ -253,6 +294,12 @@ class PopielGame:
         return PopielScore(
             s.scores, s.rewards, winners, "points" if len(winners) == 1 else "shared"
         )
+
+
+def _plus(counts: tuple[int, ...], p: int, n: int) -> tuple[int, ...]:
+    as_list = list(counts)
+    as_list[p] += n
+    return tuple(as_list)
 
 
 @dataclass(frozen=True)

@@ -5,9 +5,12 @@
     Their mouse pawn then starts again from the beginning of the scoring track.
 
 Example: Kasia on space 28 scores 4: marker flipped, pawn on space 2, 32
-points. Pawns start in front of space 1, so 30 points is the start again
-(space 0). The marker has only two sides: past 60 the rulebook is silent, so
-the app tells the table how many times round the pawn has gone.
+points. Pawns start in front of space 1 (space 0). Exactly 30 points is
+space 30, not more points than there are spaces, so the marker is not
+flipped; 31 is the first total past the track (marker flipped, space 1), and
+60 is space 30 on the flipped side. The marker has only two sides: past 60
+the rulebook is silent, so the app tells the table how many times round the
+pawn has gone.
 """
 
 from dataclasses import dataclass
@@ -23,5 +26,5 @@ class TrackPosition:
 
 
 def on_track(total: int) -> TrackPosition:
-    laps, space = divmod(total, SPACES)
-    return TrackPosition(space, laps >= 1, laps)
+    laps = max(total - 1, 0) // SPACES
+    return TrackPosition(total - laps * SPACES, laps >= 1, laps)

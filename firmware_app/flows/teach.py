@@ -1,0 +1,443 @@
+"""Teaching the box its real cards at the table, the moment a game first needs a value.
+
+The rulebook prints few of the cards' values, so a family plays "our own
+cards" without any teaching first: after every action the app asks the
+engine which unknown values the position needs (``rules.pingwiny.unknowns``)
+and asks for them on one short screen per value: a face-up card's cost (and
+its points and type at once, or at the score sheet, as the settings say), on
+the advanced side its Officer X range and its effect in words, a mission's
+types and steps when it is laid out, a penguin's action when it is first
+used. The box's unnamed cards come as "Figurant 30" and may get a name.
+
+Each taught value is checked (``rules.catalogue.teaching``), written to the
+owner's file atomically, then filled into the running game's record, which
+still replays the same (``Session.teach``). A value the owner's file already
+knows is filled in without asking, so nothing is asked twice, even after a
+power cut between the two writes.
+"""
+
+import logging
+from collections import Counter
+
+from firmware_app import catalogue_files
+from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
+from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry, Screen
+from rules.catalogue import (
+    NO_EFFECT,
+    PARAMETERS,
+    Catalogue,
+    CatalogueError,
+    Effect,
+    merge,
+)
+from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_raw
+from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
+from rules.colours import COLOURS, TYPES
+from rules.pingwiny.unknowns import unknowns
+
+LOG = logging.getLogger("tableside.teach")
+POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score sheet
+TOKEN_TOTAL = 104
+LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZĄĆĘŁŃÓŚŹŻ -"
+
+
+def ask(app) -> None:
+    """Ask for the first unknown value the running game wants now, if any."""
+    session = app.session
+    if session is None or session.game.variant == "popiel" or session.game.cards.demo_label:
+        return
+    wanted: dict[tuple[str, str, str], list[str]] = {}
+    for need in unknowns(session.game, session.state):
+        if need.when == "now" or need.section == "mission" or session.over or _at_once(app):
+            fields = wanted.setdefault((need.section, need.card, need.side), [])
+            fields += [name for name in need.fields if name not in fields]
+    for (section, card, side), fields in wanted.items():
+        if _fill_from_owner(app, section, card, side, fields):
+            app.show_game()
+            return
+        CardTeacher(app, section, card, side, fields).start()
+        return
+
+
+def _at_once(app) -> bool:
+    return app.setting(POINTS_SETTING) == "now"
+
+
+def _fill_from_owner(app, section: str, card_id: str, side: str, fields: list[str]) -> bool:
+    """Values the owner's file knows but the game does not (taught in another game, or
+    saved just before a power cut) go into the game without a question."""
+    if app.owner_catalogue is None or not app.owner_catalogue.exists():
+        return False
+    try:
+        box = catalogue_files.load_for_play([app.owner_catalogue])
+    except CatalogueError:
+        return False
+    raw = box.to_dict()
+    card = next((c for c in raw[section] if c["id"] == card_id), None)
+    if card is None:
+        return False
+    known = {name: card[side][name] for name in fields if card[side][name] != "unknown"}
+    if not known:
+        return False
+    overlay = {"id": card_id, "name": card["name"], side: known}
+    return remember(app, {section: [overlay]}, owner_file=False) is None
+
+
+def remember(app, overlay: dict, *, owner_file: bool = True, game: bool = True) -> str | None:
+    """Write taught values to the owner's file, then into the running game; the reason
+    when refused (nothing is changed then)."""
+    try:
+        if owner_file and app.owner_catalogue is not None:
+            catalogue_files.save_owner(app.owner_catalogue, overlay)
+        session = app.session
+        if game and session is not None and session.game.variant != "popiel":
+            current = app.journal.record(session.game_id)["catalogue"]
+            session.teach(merge(current, overlay, owner=True, source="taught at the table"))
+    except (CatalogueError, OSError, ValueError) as error:
+        return str(error)
+    return None
+
+
+def card_names(app) -> dict[str, str]:
+    """Figurant ids and their names in the running game."""
+    return {card: f.name for card, f in app.session.game.cards.figurants.items()}
+
+
+class CostEntry(ColourEntry):
+    """A cost: a colour button adds a token, OK finishes (on 4 buttons: "done")."""
+
+    def button(self, name: str) -> None:
+        if name == "ok" and self.app.has_colour_buttons:
+            self._finish()
+        else:
+            super().button(name)
+
+
+class LetterEntry(Screen):
+    """A name, letter by letter: UP/DOWN choose, OK adds, BACK deletes; "done" ends."""
+
+    def __init__(self, app, title: str, done, value: str = "") -> None:
+        super().__init__(app)
+        self.title, self.done = title, done
+        self.text, self.cursor = value, 0
+
+    def _choices(self) -> list[str]:
+        return list(LETTERS) + [self.t("done")]
+
+    def draw(self, canvas) -> None:
+        canvas.title(self.title)
+        canvas.row(0, self.t("Name:"))
+        canvas.row(1, self.text + "_")
+        canvas.row(3, self.t("↑↓ letter, OK: {choice}", choice=self._choices()[self.cursor]))
+
+    def button(self, name: str) -> None:
+        choices = self._choices()
+        if name in ("up", "down"):
+            self.cursor = (self.cursor + (1 if name == "down" else -1)) % len(choices)
+        elif name == "ok":
+            if self.cursor == len(LETTERS):
+                self.done(self.text.strip())
+            elif len(self.text) < NAME_LENGTH:
+                self.text += LETTERS[self.cursor]
+        elif name == "back":
+            if self.text:
+                self.text = self.text[:-1]
+            else:
+                self.app.pop(self)
+
+
+class CardTeacher:
+    """The unknown values of one card, one short screen each, remembered at the end."""
+
+    def __init__(self, app, section: str, card_id: str, side: str, fields: list[str]) -> None:
+        self.app, self.t = app, app.t
+        self.section, self.card_id, self.side = section, card_id, side
+        cards = app.session.game.cards
+        table = cards.missions if section == "mission" else cards.figurants
+        self.name = table[card_id].name
+        self.unnamed = is_unnamed(section, card_id)
+        self.steps = (["name"] if self.unnamed else []) + list(fields)
+        if "effect" in self.steps and section == "figurant":
+            self.steps.append("text")
+        self.values: dict = {}
+        self.screens: list = []
+
+    def start(self) -> None:
+        self._step(0)
+
+    # --------------------------------------------------------------- steps
+
+    def _push(self, screen) -> None:
+        self.screens.append(screen)
+        self.app.push(screen)
+
+    def _title(self) -> str:
+        return self.values.get("name", self.name)
+
+    def _step(self, index: int) -> None:
+        if index == len(self.steps):
+            self._save()
+            return
+        field = self.steps[index]
+        if field == "text":  # the card's text is its effect in words
+            self.values["text"] = effect_text(self.t, self.values["effect"], card_names(self.app))
+            self._step(index + 1)
+            return
+        getattr(self, f"_ask_{field}")(lambda value: self._accept(index, field, value))
+
+    def _accept(self, index: int, field: str, value) -> None:
+        found = refusal(self.section, field, _raw(field, value))
+        if found is not None:
+            key, params = found
+            self.app.notice(self.t("Not possible"), [self.t(REFUSALS[key], **params)])
+            return
+        self.values[field] = value
+        self._step(index + 1)
+
+    def _ask_name(self, done) -> None:
+        t = self.t
+        items = [
+            Item(t('Keep "{name}"', name=self.name), lambda: done(self.name)),
+            Item(
+                t("Give it a name"),
+                lambda: self._push(LetterEntry(self.app, self.name, done)),
+            ),
+        ]
+        self._push(Menu(self.app, self.name, items))
+
+    def _ask_cost(self, done) -> None:
+        t = self.t
+
+        def counted(colours: list[str]) -> None:
+            done(dict(Counter(colours)))
+
+        self._push(CostEntry(self.app, self._title(), t("Cost: press each token"), counted))
+
+    def _ask_points(self, done) -> None:
+        self._push(NumberEntry(self.app, self._title(), self.t("Points:"), done, value=1))
+
+    def _ask_type(self, done) -> None:
+        t = self.t
+        items = [Item(t(kind), lambda k=kind: done(k)) for kind in TYPES]
+        self._push(Menu(self.app, t("{card}: type", card=self._title()), items))
+
+    def _ask_officer_x(self, done) -> None:
+        t = self.t
+
+        def low(first: int) -> None:
+            self._push(
+                NumberEntry(
+                    self.app,
+                    self._title(),
+                    t("Officer X: up to"),
+                    lambda last: done((first, last)),
+                    value=first,
+                )
+            )
+
+        self._push(NumberEntry(self.app, self._title(), t("Officer X: from"), low, value=1))
+
+    def _ask_effect(self, done) -> None:
+        EffectChooser(self, done).start()
+
+    def _ask_scoring(self, done) -> None:
+        ScoringEntry(self, done).start()
+
+    # ---------------------------------------------------------------- save
+
+    def _save(self) -> None:
+        app, t = self.app, self.t
+        for screen in self.screens:
+            app.pop(screen)
+        card: dict = {"id": self.card_id}
+        if "name" in self.values or self.unnamed:
+            card["name"] = self.values.pop("name", self.name)
+        card[self.side] = {field: _raw(field, value) for field, value in self.values.items()}
+        problem = remember(app, {self.section: [card]})
+        if problem is not None:
+            app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
+            return
+        LOG.info("taught %s %r: %s", self.section, self.card_id, card)
+        app.show_game()
+
+
+class EffectChooser:
+    """An effect from the vocabulary in words, then each of its parameters."""
+
+    def __init__(self, teacher: CardTeacher, done) -> None:
+        self.teacher, self.done, self.t = teacher, done, teacher.t
+
+    def start(self) -> None:
+        t, section = self.t, self.teacher.section
+        items = []
+        if section != "penguin":
+            items.append(Item(t("No effect"), lambda: self.done(NO_EFFECT)))
+        items += [
+            Item(t(CHOICES[do]), lambda do=do: self._parameters(do, [], 0))
+            for do in CHOICES
+            if do in ALLOWED[section]
+        ]
+        self.teacher._push(Menu(self.teacher.app, t("What it does"), items))
+
+    def _parameters(self, do: str, chosen: list, index: int) -> None:
+        names = PARAMETERS[do]
+        if index == len(names):
+            self.done(Effect(do, tuple(chosen)))
+            return
+        name, kind = names[index]
+
+        def then(value) -> None:
+            self._parameters(do, [*chosen, (name, value)], index + 1)
+
+        t, app = self.t, self.teacher.app
+        prompt = t(PROMPTS[name])
+        if kind == "number":
+            self.teacher._push(
+                NumberEntry(app, self.teacher._title(), prompt, then, value=1, low=1)
+            )
+            return
+        if kind in ("bag colour", "board colour"):
+            options = BAG_COLOURS if kind == "bag colour" else BOARD_COLOURS
+            items = [Item(t.name(c), lambda c=c: then(c)) for c in options]
+        elif kind == "type":
+            items = [Item(t(k), lambda k=k: then(k)) for k in TYPES]
+        else:  # card, cards: one figurant
+            names_of = card_names(app)
+            one = kind == "card"
+            items = [
+                Item(label, lambda c=card: then(c if one else (c,)))
+                for card, label in names_of.items()
+                if card != self.teacher.card_id
+            ]
+        self.teacher._push(Menu(app, prompt, items))
+
+
+class ScoringEntry:
+    """A mission's steps: at least how many cards, and the points; then another step?"""
+
+    def __init__(self, teacher: CardTeacher, done) -> None:
+        self.teacher, self.done, self.t = teacher, done, teacher.t
+        self.steps: list[tuple[int, int]] = []
+
+    def start(self) -> None:
+        self._count()
+
+    def _count(self) -> None:
+        t, n = self.t, len(self.steps) + 1
+        start = self.steps[-1][0] + 1 if self.steps else 1
+        self.teacher._push(
+            NumberEntry(
+                self.teacher.app,
+                self.teacher._title(),
+                t("Step {n}: how many cards?", n=n),
+                self._points,
+                value=start,
+                low=1,
+            )
+        )
+
+    def _points(self, count: int) -> None:
+        t, n = self.t, len(self.steps) + 1
+        self.teacher._push(
+            NumberEntry(
+                self.teacher.app,
+                self.teacher._title(),
+                t("Step {n}: points", n=n),
+                lambda points: self._more(count, points),
+                value=1,
+            )
+        )
+
+    def _more(self, count: int, points: int) -> None:
+        t = self.t
+        found = refusal("mission", "scoring", [*map(list, self.steps), [count, points]])
+        if found is not None:
+            key, params = found
+            self.teacher.app.notice(t("Not possible"), [t(REFUSALS[key], **params)])
+            return
+        self.steps.append((count, points))
+        items = [
+            Item(t("That is all"), lambda: self.done(tuple(self.steps))),
+            Item(t("Another step"), self._count),
+        ]
+        self.teacher._push(Menu(self.teacher.app, t("Steps: {n}", n=len(self.steps)), items))
+
+
+def _raw(field: str, value):
+    """A taught value as the catalogue files write it."""
+    if field == "effect":
+        return effect_raw(value)
+    if field in ("officer_x", "scoring"):
+        return [list(v) for v in value] if field == "scoring" else list(value)
+    return value
+
+
+# ------------------------------------------------------------------ token mix
+
+
+def token_mix(app, then) -> None:
+    """The box's token mix, colour by colour, checked against the rulebook's 104; then
+    ``then()`` (which starts the game)."""
+    t = app.t
+    counts: list[int] = []
+    screens: list = []
+
+    def ask_colour() -> None:
+        colour = COLOURS[len(counts)]
+        left = TOKEN_TOTAL - sum(counts)
+        guess = min(left, round(left / (len(COLOURS) - len(counts))))
+        entry = NumberEntry(
+            app,
+            t("Tokens in the box"),
+            t("{colour}: how many?", colour=t.name(colour)),
+            got,
+            value=guess,
+            high=TOKEN_TOTAL,
+        )
+        screens.append(entry)
+        app.push(entry)
+
+    def got(n: int) -> None:
+        counts.append(n)
+        if len(counts) < len(COLOURS):
+            ask_colour()
+            return
+        total = sum(counts)
+        for screen in screens:
+            app.pop(screen)
+        if total != TOKEN_TOTAL:
+            counts.clear()
+            screens.clear()
+            app.notice(
+                t("Not possible"),
+                [t("The tokens add up to {n}; the box has {total}.", n=total, total=TOKEN_TOTAL)],
+            )
+            return
+        overlay = {"tokens": dict(zip(COLOURS, counts, strict=True))}
+        problem = remember(app, overlay, game=False)
+        if problem is not None:
+            app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
+            return
+        then(overlay)
+
+    ask_colour()
+
+
+def own_cards(app, begin, needs_mix: bool) -> None:
+    """Play the printed box with what the owner taught: the token mix first if the app
+    must know it, then the game, which asks the rest as it goes."""
+    box = catalogue_files.load_for_play(_owner_files(app))
+    if needs_mix and None in box.tokens:
+        token_mix(app, lambda overlay: begin(_with(box, overlay)))
+        return
+    begin(box)
+
+
+def _with(box, overlay: dict):
+    """The box with the values just taught, whether or not an owner's file keeps them."""
+    return Catalogue.from_dict(merge(box.to_dict(), overlay, owner=True, source="taught"))
+
+
+def _owner_files(app) -> list:
+    path = app.owner_catalogue
+    return [path] if path is not None and path.exists() else []

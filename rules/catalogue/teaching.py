@@ -1,0 +1,129 @@
+"""What a value taught at the table may be, and the box's cards the rulebook does not name.
+
+The panel asks for a value the first time a game needs it. Before it is
+remembered it is checked against what the rulebook implies, so a slip of a
+button cannot teach the box an impossible card: a figurant costs 1 to 7
+tokens ("some advanced costs are 7 tokens", and the more tokens a card
+needs, the more points it gives), an Officer X range lies on the die, and
+points stay within a range no printed example leaves (the families' totals
+of 14 and 12 points over seven and eight cards).
+
+The box holds 42 figurants and 10 missions but the rulebook names 29 and 7;
+the others are played as "Figurant 30" … "Figurant 42" and "Mission 8" …
+"Mission 10" until the owner gives them a name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from rules.catalogue.fields import UNKNOWN
+
+UNNAMED_ID = re.compile(r"(?:figurant|mission)-[0-9]+")
+
+COST_TOKENS = (1, 7)
+FIGURANT_POINTS = (0, 9)
+MISSION_POINTS = (1, 9)
+MISSION_COUNT = (1, 9)
+DIE = (1, 6)
+NAME_LENGTH = 16
+
+# Why a value is refused: a key, its English text (the screens translate it) and parameters.
+REFUSALS = {
+    "cost.tokens": "A cost is {low} to {high} tokens, not {n}.",
+    "points.range": "Points are {low} to {high}, not {n}.",
+    "officer_x.range": "The range must lie on the die, {low} to {high}.",
+    "scoring.steps": "Each step needs more cards than the one before.",
+    "scoring.points": "A step gives {low} to {high} points, not {n}.",
+    "scoring.count": "A step counts {low} to {high} cards, not {n}.",
+    "name.length": "A name is 1 to {high} letters.",
+}
+
+
+def refusal(section: str, field: str, value: Any) -> tuple[str, dict[str, int]] | None:
+    """Why ``value`` cannot be taught as ``field`` of a card of ``section``, or ``None``."""
+    if value == UNKNOWN:
+        return None
+    if field == "cost":
+        n = sum(value.values())
+        low, high = COST_TOKENS
+        return None if low <= n <= high else ("cost.tokens", {"low": low, "high": high, "n": n})
+    if field == "points":
+        low, high = FIGURANT_POINTS
+        return (
+            None
+            if low <= value <= high
+            else ("points.range", {"low": low, "high": high, "n": value})
+        )
+    if field == "officer_x":
+        low, high = DIE
+        fits = low <= value[0] <= value[1] <= high
+        return None if fits else ("officer_x.range", {"low": low, "high": high})
+    if field == "scoring":
+        return _scoring_refusal(value)
+    if field == "name":
+        fits = 0 < len(value.strip()) <= NAME_LENGTH
+        return None if fits else ("name.length", {"high": NAME_LENGTH})
+    return None
+
+
+def _scoring_refusal(steps: list) -> tuple[str, dict[str, int]] | None:
+    previous = 0
+    for at_least, points in steps:
+        if not MISSION_COUNT[0] <= at_least <= MISSION_COUNT[1]:
+            low, high = MISSION_COUNT
+            return "scoring.count", {"low": low, "high": high, "n": at_least}
+        if at_least <= previous:
+            return "scoring.steps", {}
+        if not MISSION_POINTS[0] <= points <= MISSION_POINTS[1]:
+            low, high = MISSION_POINTS
+            return "scoring.points", {"low": low, "high": high, "n": points}
+        previous = at_least
+    return None
+
+
+def refusal_text(section: str, field: str, value: Any) -> str | None:
+    """The refusal in English, for the command line and the log."""
+    found = refusal(section, field, value)
+    return None if found is None else REFUSALS[found[0]].format(**found[1])
+
+
+def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
+    """An owner's overlay adding the box's cards the catalogue does not hold yet, numbered
+    after the named ones: ``figurant-30`` "Figurant 30" … up to the box's counts."""
+    meta = raw.get("meta", {})
+    overlay: dict[str, Any] = {}
+    for section, count, word in (
+        ("figurant", "figurant_count", "Figurant"),
+        ("mission", "mission_count", "Mission"),
+    ):
+        ids = {card["id"] for card in raw.get(section, [])}
+        named = len(ids)
+        numbers = range(1, meta.get(count, 0) + 1)
+        free = [n for n in numbers if f"{section}-{n}" not in ids and n > _first(raw, section)]
+        cards = [{"id": f"{section}-{n}", "name": f"{word} {n}"} for n in free]
+        missing = meta.get(count, 0) - named
+        if missing > 0:
+            overlay[section] = cards[:missing]
+    return overlay
+
+
+def without_unnamed(raw: dict[str, Any]) -> dict[str, Any]:
+    """``raw`` without the numbered unnamed cards (for the demo deck, which has its own)."""
+    return {
+        key: [c for c in value if not UNNAMED_ID.fullmatch(c.get("id", ""))]
+        if key in ("figurant", "mission")
+        else value
+        for key, value in raw.items()
+    }
+
+
+def is_unnamed(section: str, card_id: str) -> bool:
+    """True for "figurant-30" and the like: a card the rulebook does not name."""
+    return card_id.startswith(f"{section}-") and bool(UNNAMED_ID.fullmatch(card_id))
+
+
+def _first(raw: dict[str, Any], section: str) -> int:
+    """Numbers follow the cards the rulebook names (29 figurants, 7 missions)."""
+    return sum(1 for card in raw.get(section, []) if not is_unnamed(section, card["id"]))

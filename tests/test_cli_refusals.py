@@ -1,0 +1,402 @@
+"""The command line refuses wrong input in one line on stderr, never with a traceback.
+
+Each case the command line once answered with a traceback or a misleading
+line has a test here: exit status 1 and one line naming the problem (and the
+command to use instead where there is one), exit status 2 for a usage error,
+and a quiet end when the reader of stdout closes the pipe.
+"""
+
+import json
+import os
+import random
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_app.catalogue_files import load_popiel
+from firmware_app.cli import CLOSED_PIPE, main
+from firmware_app.flows.popiel import REWARD_NAMES
+from rules.pingwiny.position import PositionError, score_position
+from rules.popiel.game import KINDS, PopielGame, PopielOptions
+from rules.record import new_record
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = ROOT / "examples"
+RECORD = EXAMPLES / "family-3p-seed7.json"
+POSITION = EXAMPLES / "position-iza.json"
+
+
+def refused(capsys, argv: list[str], status: int = 1) -> str:
+    """Run ``argv``; assert it exits with ``status`` after exactly one line on stderr."""
+    assert main(argv) == status
+    captured = capsys.readouterr()
+    lines = captured.err.splitlines()
+    assert len(lines) == 1, captured.err
+    assert "Traceback" not in captured.err
+    return lines[0]
+
+
+# ------------------------------------------------------------------- export
+
+
+def test_export_with_a_missing_configuration_file(tmp_path, capsys):
+    config = tmp_path / "absent.toml"
+    line = refused(capsys, ["export", "--config", str(config)])
+    assert line == f"tableside: {config}: cannot read: No such file or directory"
+
+
+def test_export_with_a_bad_key_names_the_line_and_the_likely_key(tmp_path, capsys):
+    config = tmp_path / "tableside.toml"
+    config.write_text('[app]\nlangauge = "en"\n')
+    line = refused(capsys, ["export", "--config", str(config)])
+    assert line == f'tableside: {config}:2: app.langauge: unknown key; did you mean "language"?'
+
+
+def test_export_with_a_missing_state_folder_names_it_and_creates_nothing(tmp_path, capsys):
+    state = tmp_path / "nowhere"
+    config = tmp_path / "tableside.toml"
+    config.write_text(f'[app]\nstate_dir = "{state}"\n')
+    line = refused(capsys, ["export", "--config", str(config), "--out", str(tmp_path / "out")])
+    assert line == (
+        f"tableside: {state}: no journal in the state folder of {config}, nothing to export"
+    )
+    assert not state.exists() and not (tmp_path / "out").exists()
+
+
+def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsys, monkeypatch):
+    state = tmp_path / "state"
+    monkeypatch.setenv("TABLESIDE_STATE_DIR", str(state))
+    line = refused(capsys, ["export"])
+    assert line == (
+        f"tableside: {state}: no journal in the default state folder, nothing to export; "
+        "give the box's configuration with --config FILE"
+    )
+    state.mkdir()
+    from firmware_app.journal import Journal
+
+    Journal(state / "journal.sqlite").close()
+    assert main(["export", "--out", str(tmp_path / "out")]) == 0
+    out = capsys.readouterr().out
+    assert out == (
+        f"0 finished, 0 abandoned game(s) exported to {tmp_path / 'out'} "
+        f"from {state / 'journal.sqlite'}\n"
+    )
+
+
+# ----------------------------------------------------------- selfplay, demo
+
+
+@pytest.mark.parametrize("players", [5, 0])
+def test_selfplay_refuses_a_number_of_players_the_game_does_not_take(players, capsys):
+    line = refused(capsys, ["selfplay", "--players", str(players)])
+    assert line == f"tableside: This game is for 2 to 4 players, not {players}."
+
+
+def test_selfplay_into_a_missing_folder(capsys):
+    line = refused(capsys, ["selfplay", "--out", "/nonexistent/x.json"])
+    assert line == "tableside: /nonexistent/x.json: cannot write: No such file or directory"
+
+
+def test_demo_into_a_missing_folder_is_refused_before_playing(capsys):
+    line = refused(capsys, ["demo", "--gif", "/nonexistent/x.gif"])
+    assert line == "tableside: /nonexistent/x.gif: cannot write: no folder /nonexistent"
+
+
+def test_demo_refuses_seven_players_before_playing(tmp_path, capsys):
+    gif = tmp_path / "x.gif"
+    line = refused(capsys, ["demo", "--gif", str(gif), "--players", "7"])
+    assert line == "tableside: This game is for 2 to 4 players, not 7."
+    assert not gif.exists()
+
+
+# ------------------------------------------------------------ score, replay
+
+
+def test_score_refuses_two_players_on_the_same_penguin(tmp_path, capsys):
+    position = json.loads(POSITION.read_text())
+    position["players"][1]["penguin"] = position["players"][0]["penguin"]
+    path = tmp_path / "same.json"
+    path.write_text(json.dumps(position))
+    line = refused(capsys, ["score", str(path)])
+    assert line == (
+        f"tableside: {path}: player 2: penguin 'rico' is player 1's already "
+        "(each player has a penguin of their own)"
+    )
+
+
+def test_score_on_a_game_record_points_to_replay(capsys):
+    line = refused(capsys, ["score", str(RECORD)])
+    assert line == (
+        f"tableside: {RECORD} is a game record, not an end position: use tableside replay {RECORD}"
+    )
+
+
+def test_replay_on_a_position_points_to_score(capsys):
+    line = refused(capsys, ["replay", str(POSITION)])
+    assert line == (
+        f"tableside: {POSITION} is an end position, not a game record: "
+        f"use tableside score {POSITION}"
+    )
+
+
+def test_a_misspelt_card_id_in_an_owners_file_names_the_closest_known_card(tmp_path, capsys):
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[figurant]]\nid = "hnas"\nfamily.points = 2\n')
+    expected = (
+        f"{owner}: figurant 'hnas': id: no figurant has this id; did you mean 'hans'? "
+        "(a new card also needs its name)"
+    )
+    line = refused(capsys, ["score", str(POSITION), "--catalogue", str(owner)])
+    assert line == f"tableside: {expected}"
+    assert main(["catalogue", "check", str(owner)]) == 1
+    assert capsys.readouterr().out == expected + "\n"
+
+
+def test_a_new_card_with_its_name_is_still_taken(tmp_path, capsys):
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[figurant]]\nid = "karta-43"\nname = "Nowa karta"\n')
+    assert main(["catalogue", "check", str(owner)]) == 0
+    assert capsys.readouterr().out.startswith("ok\n")
+
+
+@pytest.mark.parametrize(
+    ("path", "value"),
+    [
+        (("variant",), ["family"]),
+        (("game",), {"a": 1}),
+        (("options",), []),
+        (("options", "seed"), "x"),
+        (("options", "players"), 2.5),
+        (("options", "first"), 1.5),
+        (("catalogue", "penguin"), 5),
+        (("actions",), {"a": 1}),
+        (("actions", 3), 5),
+    ],
+)
+def test_a_record_with_a_value_of_the_wrong_shape_is_refused_with_a_reason(
+    tmp_path, capsys, path, value
+):
+    record = json.loads(RECORD.read_text())
+    *parents, last = path
+    table = record
+    for key in parents:
+        table = table[key]
+    table[last] = value
+    broken = tmp_path / "broken.json"
+    broken.write_text(json.dumps(record))
+    assert main(["replay", str(broken)]) == 1
+    err = capsys.readouterr().err
+    assert err and all(line.startswith("tableside: ") for line in err.splitlines()), err
+
+
+def popiel_record(seed: int) -> tuple[dict, tuple]:
+    """A whole Król Popiel game of random legal moves, as a record, and its reward tokens."""
+    box = load_popiel(demo=True)
+    game = PopielGame(box, PopielOptions(players=("red", "blue"), seed=seed))
+    record = new_record("popiel", "standard", game.options, box)
+    state, chooser = game.new_state(), random.Random(seed)
+    while state.phase != "over":
+        moves = [a for a in game.legal_actions(state) if a.verb != "pass"]
+        action = chooser.choice(moves or game.legal_actions(state))
+        state, _ = game.apply(state, action)
+        record["actions"].append(str(action))
+    return record, state.rewards
+
+
+def test_popiel_replay_names_the_reward_tokens_in_words(tmp_path, capsys):
+    record, rewards = popiel_record(seed=3)
+    assert all(rewards), "each mouse took a token in this game"
+    path = tmp_path / "popiel.json"
+    path.write_text(json.dumps(record))
+    assert main(["replay", str(path)]) == 0
+    out = capsys.readouterr().out
+    for player, tokens in enumerate(rewards):
+        words = ", ".join(REWARD_NAMES[kind] for kind in tokens)
+        assert f"Player {player + 1}: " in out and f"; {words})" in out
+    assert not any(kind in out for kind in KINDS)
+
+
+# ------------------------------------------------------------------ scripts
+
+
+@pytest.mark.parametrize(
+    ("script", "number", "problem"),
+    [
+        ("press ok\npress ok 0", 2, "a press count must be at least 1, not 0"),
+        ("wait -5", 1, "wait takes a number of seconds 0 or more, not -5"),
+        ("wait nan", 1, "wait takes a number of seconds 0 or more, not nan"),
+        ("hold back 0", 1, "hold takes a number of seconds above 0, not 0"),
+    ],
+)
+def test_a_script_line_that_would_do_nothing_or_run_forever_is_refused(
+    tmp_path, capsys, script, number, problem
+):
+    path = tmp_path / "script.txt"
+    path.write_text(script + "\n")
+    line = refused(capsys, ["sim", "--headless", "--script", str(path)])
+    text = script.splitlines()[number - 1]
+    assert line == f"tableside: {path}: line {number}: cannot run {text!r}: {problem}"
+
+
+def test_headless_without_a_script_is_a_usage_error(capsys):
+    line = refused(capsys, ["sim", "--headless"], status=2)
+    assert line == "tableside: sim --headless needs --script FILE"
+
+
+def test_an_unknown_option_is_argparses_usage_error(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["replay", str(RECORD), "--jsno"])
+    assert exited.value.code == 2
+    assert "unrecognized arguments: --jsno" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the daemon
+
+
+def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
+    """No pin library: the error gpiozero gives, as the daemon's button builder reports it."""
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "no-such-pin-library")
+    from gpiozero import Device
+
+    monkeypatch.setattr(Device, "pin_factory", None)
+    from hw.buttons import build_buttons
+    from hw.errors import DeviceUnavailable
+
+    with pytest.raises(DeviceUnavailable) as raised:
+        build_buttons({"driver": "gpio"})
+
+    def run(config, first_frame):
+        raise raised.value
+
+    monkeypatch.setattr("firmware_app.daemon.run", run)
+    line = refused(capsys, ["run", "--config", "tableside.toml"])
+    assert line.startswith("tableside: buttons.pin_factory: cannot start pin factory")
+
+
+def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tmp_path):
+    """The real daemon runs on with what works; its log names the part and the fix."""
+    config = tmp_path / "tableside.toml"
+    config.write_text(
+        f'[display]\ndriver = "dummy"\n[app]\nstate_dir = "{tmp_path / "state"}"\n'
+        '[buzzer]\ndriver = "none"\n'
+    )
+    env = {**os.environ, "GPIOZERO_PIN_FACTORY": "no-such-pin-library"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        cwd=ROOT,
+    )
+    lines = []
+    guard = threading.Timer(60, process.kill)  # a daemon that never says ready ends the read
+    guard.start()
+    try:
+        for line in process.stderr:  # up to the line that says the daemon is running
+            lines.append(line)
+            if "ready:" in line:
+                break
+        process.terminate()  # SIGTERM stops it through its finally blocks
+        lines += process.stderr.readlines()
+        assert process.wait(timeout=30) == 0
+    finally:
+        guard.cancel()
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        process.stderr.close()
+    text = "".join(lines)
+    assert "Traceback" not in text and "ready:" in text, text
+    (missing,) = [line for line in lines if "buttons.pin_factory" in line]
+    assert missing.startswith("ERROR tableside.parts: buttons does not work (")
+
+
+# -------------------------------------------------------------- closed pipes
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["replay", str(RECORD), "--json"],
+        ["score", str(POSITION), "--json"],
+        ["sim", "--headless", "--json", "--script", "SCRIPT"],
+    ],
+    ids=["replay", "score", "sim"],
+)
+def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
+    script = tmp_path / "script.txt"
+    script.write_text("press ok\npress ok\n")
+    argv = [str(script) if word == "SCRIPT" else word for word in argv]
+    reading, writing = os.pipe()
+    os.close(reading)  # the reader has gone before the first byte: every write fails
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "firmware_app.cli", *argv],
+            stdout=writing,
+            stderr=subprocess.PIPE,
+            text=True,
+            cwd=ROOT,
+            timeout=60,
+        )
+    finally:
+        os.close(writing)
+    assert (done.returncode, done.stderr) == (CLOSED_PIPE, "")
+
+
+def test_head_reads_the_first_line_of_replay_json():
+    done = subprocess.run(
+        f"'{sys.executable}' -m firmware_app.cli replay '{RECORD}' --json | head -1",
+        shell=True,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "{\n", "")
+
+
+# ------------------------------------------------------------------- a bug
+
+
+def test_an_unexpected_error_keeps_its_traceback(capsys, monkeypatch, caplog):
+    def broken(game, state):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr("firmware_app.score_sheet.game_text", broken)
+    assert main(["replay", str(RECORD)]) == 1
+    (record,) = caplog.records
+    assert record.name == "tableside.cli" and record.levelname == "ERROR"
+    assert isinstance(record.exc_info[1], ZeroDivisionError)  # logged with its traceback
+
+
+# --------------------------------------------------------- any end position
+
+JSON = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 30) | st.text(max_size=4),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner),
+    max_leaves=4,
+)
+IDS = st.sampled_from(["rico", "skipper", "hans", "becky", "najlepszy-wrog", "nobody"])
+FIELD = st.one_of(
+    JSON, IDS, st.lists(IDS, max_size=4), st.dictionaries(st.sampled_from(["red", "pink"]), JSON)
+)
+KEYS = ["name", "penguin", "figurants", "discarded", "mission", "missions", "tokens"]
+POSITIONS = st.fixed_dictionaries(
+    {"players": st.lists(st.dictionaries(st.sampled_from(KEYS), FIELD) | JSON, max_size=5)},
+    optional={"variant": st.sampled_from(["family", "advanced", 5])},
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(position=POSITIONS)
+def test_any_end_position_is_scored_or_refused_with_a_reason(demo, position):
+    try:
+        score_position(demo, position)
+    except PositionError as error:
+        assert str(error)

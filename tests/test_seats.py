@@ -1,0 +1,221 @@
+"""Seats: the players' names, the penguins dealt, who starts, Król Popiel's mice; in records."""
+
+import pytest
+
+from firmware_app.app import App
+from firmware_app.config import load_config
+from firmware_app.flows.seats import MOUSE_COLOURS
+from firmware_app.flows.turn import TurnMenu
+from firmware_app.headless import Headless
+from firmware_app.journal import Journal
+from firmware_app.ui.screens import WHEEL, LetterEntry, Notice
+from rules.record import replay
+
+
+def title(sim) -> str:
+    return sim.screen.splitlines()[0]
+
+
+def labels(sim) -> list[str]:
+    return [item.label for item in sim.app.top.items]
+
+
+def choose(sim, label: str) -> None:
+    index = labels(sim).index(label)
+    sim.press("down", index - sim.app.top.cursor)
+    sim.press("ok")
+
+
+def type_name(sim, name: str) -> None:
+    """Letter by letter with UP/DOWN and OK, the shortest way round the wheel, then done."""
+    for symbol in [*name.upper(), "done"]:
+        entry = sim.app.top
+        assert isinstance(entry, LetterEntry)
+        steps = (WHEEL.index(symbol) - entry.cursor) % len(WHEEL)
+        if steps <= len(WHEEL) // 2:
+            sim.press("down", steps)
+        else:
+            sim.press("up", len(WHEEL) - steps)
+        sim.press("ok")
+
+
+def to_the_family_seats(sim, players: int = 2) -> None:
+    sim.press("ok")  # New game
+    sim.press("ok")  # family
+    sim.press("down", players - 2)
+    sim.press("ok", 4)  # players, normal, the app's bag and deck
+    sim.press("down")  # demo deck
+    sim.press("ok")
+
+
+@pytest.fixture
+def sim(tmp_path):
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        journal.set_setting("names", ["Olek", "Zosia"])  # remembered from earlier games
+    sim = Headless(tmp_path, language="en", seed=7)
+    yield sim
+    sim.close()
+
+
+def test_each_seat_question_has_a_default_one_ok_takes(sim):
+    to_the_family_seats(sim)
+    assert sim.screen.startswith("[Names]\n> No names\n")
+    sim.press("ok")
+    assert sim.screen.startswith("[Penguins]\n> The app deals\n")
+    sim.press("ok")
+    assert sim.screen.startswith("[First player]\n> The app draws\n")
+    assert sim.screen.endswith("  Rulebook: who last visited a\n  zoo starts.")  # the hint
+    sim.press("ok")
+    options = sim.app.session.game.options
+    assert (options.names, options.penguins, options.first) == (None, None, None)
+
+
+def test_names_penguins_and_first_player_go_into_the_record_and_onto_the_screens(sim):
+    to_the_family_seats(sim)
+    choose(sim, "Choose the names")
+    assert title(sim) == "[Player 1: name]"
+    assert labels(sim) == ["Olek", "Zosia", "New name …", "No name"]
+    choose(sim, "New name …")
+    type_name(sim, "Ala")
+    assert title(sim) == "[Player 2: name]"
+    choose(sim, "Zosia")
+    choose(sim, "We dealt real cards")
+    assert title(sim) == "[Ala: penguin]"
+    first_penguin = labels(sim)[1]
+    sim.press("down")
+    sim.press("ok")
+    assert title(sim) == "[Zosia: penguin]" and first_penguin not in labels(sim)
+    sim.press("ok")
+    assert labels(sim) == ["The app draws", "Ala", "Zosia"]
+    choose(sim, "Zosia")
+
+    session = sim.app.session
+    options = session.game.options
+    penguins = [card.id for card in sim.app.catalogue(demo=True).penguins]
+    assert options.names == ("Ala", "Zosia") and options.first == 1
+    assert options.penguins == (penguins[1], [p for p in penguins if p != penguins[1]][0])
+    record = sim.journal.record(session.game_id)
+    assert record["options"]["names"] == ["Ala", "Zosia"]
+    assert replay(record).final.first == 1
+    assert sim.app.setting("names") == ["Ala", "Zosia", "Olek"]
+
+    pages = []
+    while isinstance(sim.app.top, Notice):
+        pages.append(sim.screen)
+        sim.press("ok")
+    text = "\n".join(pages)
+    assert "Ala: " in text and "Zosia starts: first-player marker." in " ".join(text.split())
+    assert isinstance(sim.app.top, TurnMenu) and title(sim).startswith("[Zosia: ")
+    session.abandon(now=1.0)
+    assert sim.journal.export(session.game_id)["options"]["names"] == ["Ala", "Zosia"]
+
+
+def test_a_name_taken_by_another_seat_is_refused(sim):
+    to_the_family_seats(sim)
+    choose(sim, "Choose the names")
+    choose(sim, "Olek")
+    assert "Olek" not in labels(sim)  # not offered twice
+    choose(sim, "New name …")
+    type_name(sim, "Olek")
+    shown = " ".join(sim.screen.split())
+    assert title(sim) == "[Player 2: name]" and "Olek is taken by another player." in shown
+    sim.press("ok")
+    assert isinstance(sim.app.top, LetterEntry) and sim.app.top.entered == "Olek"
+
+
+def test_the_letter_entry_capitalises_words_and_back_deletes(sim):
+    to_the_family_seats(sim)
+    choose(sim, "Choose the names")
+    choose(sim, "New name …")
+    entry = sim.app.top
+    sim.press("ok")  # A
+    sim.press("down")
+    sim.press("ok")  # ą
+    assert entry.entered == "Aą"
+    sim.press("back")
+    assert entry.entered == "A"
+    sim.press("up", 4)  # from Ą past A, done and the hyphen: the space
+    sim.press("ok")
+    sim.press("down", 3)  # the hyphen, done, A
+    sim.press("ok")
+    assert entry.entered == "A A"
+    assert "OK: a" in sim.screen  # the next letter is small
+    sim.press("back", 3)
+    sim.press("up")  # from A: done
+    sim.press("ok")  # done on an empty name does nothing
+    assert sim.app.top is entry
+    sim.press("back")
+    assert title(sim) == "[Player 1: name]"
+
+
+def test_popiel_players_name_their_mouse_colours(tmp_path):
+    sim = Headless(tmp_path, language="pl", seed=2)
+    try:
+        sim.press("ok")  # Nowa gra
+        sim.press("down")
+        sim.press("ok")  # Król Popiel
+        sim.press("ok")  # 2 players
+        sim.press("down")
+        sim.press("ok")  # demo box
+        sim.press("ok", 2)  # side A, the app draws the rewards
+        assert sim.screen.startswith("[Imiona graczy]")
+        sim.press("ok")  # no names
+        assert sim.screen.startswith("[Kolory myszy]\n> Myszy numerowane")
+        sim.press("down")
+        sim.press("ok")
+        assert title(sim) == "[Gracz 1: mysz]"
+        assert labels(sim)[:2] == ["Czerwona mysz", "Niebieska mysz"]
+        sim.press("down")
+        sim.press("ok")  # blue
+        assert "Niebieska mysz" not in labels(sim)
+        sim.press("ok")  # red
+        options = sim.app.session.game.options
+        assert options.players == ("blue", "red") and options.names is None
+        assert "Zaczyna Niebieska mysz, zakrywając pole startowe." in " ".join(
+            " ".join(sim.app.top.lines).split()
+        )
+        sim.press("ok")
+        assert title(sim) == "[Niebieska mysz] 0 pkt"
+        record = sim.journal.record(sim.app.session.game_id)
+        assert replay(record).game.options.players == ("blue", "red")
+    finally:
+        sim.close()
+
+
+def test_every_mouse_colour_has_its_own_message():
+    assert len(set(MOUSE_COLOURS.values())) == len(MOUSE_COLOURS) >= 5
+
+
+def test_the_configuration_names_are_offered_until_the_box_remembers_its_own(tmp_path):
+    config_file = tmp_path / "tableside.toml"
+    config_file.write_text(f'[app]\nstate_dir = "{tmp_path}"\nnames = ["Iza", " Filip "]\n')
+    config = load_config(config_file)
+    assert config.app.names == ("Iza", "Filip")
+    with Journal(config.app.journal) as journal:
+        app = App(journal, language="en", defaults=config.app.setting_defaults())
+        assert app.setting("names") == ["Iza", "Filip"]
+
+
+def test_a_bad_names_setting_is_reported(tmp_path):
+    config_file = tmp_path / "tableside.toml"
+    config_file.write_text('[app]\nnames = ["Iza", 3]\n')
+    with pytest.raises(Exception, match="expected a list of player names"):
+        load_config(config_file)
+
+
+def test_back_to_an_earlier_seat_deals_again_without_a_stale_penguin(sim):
+    to_the_family_seats(sim)
+    sim.press("ok")  # no names
+    choose(sim, "We dealt real cards")
+    sim.press("ok")  # player 1: the first penguin
+    assert title(sim) == "[Player 2: penguin]"
+    sim.press("back")
+    assert title(sim) == "[Player 1: penguin]"
+    sim.press("down")
+    sim.press("ok")  # player 1: the second penguin instead
+    offered = labels(sim)
+    sim.press("ok")  # player 2: the first one offered
+    sim.press("ok")  # the app draws who starts
+    penguins = [card.id for card in sim.app.catalogue(demo=True).penguins]
+    assert sim.app.session.game.options.penguins == (penguins[1], penguins[0])
+    assert len(offered) == len(penguins) - 1
