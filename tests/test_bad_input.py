@@ -75,7 +75,7 @@ def short_game(table: bool) -> tuple[str, ...]:
 # The wanderer starts with a walk through every corner, then goes on at random.
 TOUR = (
     *new_game_script(3),
-    "press ok 6",  # the setup pages
+    "press back 6",  # the setup notices, each closed whatever its pages
     "choose Help",
     "press ok",  # a location's page
     "press back",

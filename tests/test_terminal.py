@@ -608,9 +608,9 @@ DOWN = b"\x1bOB"  # the down arrow of TERM=xterm while curses has the keypad on
 
 
 def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path, pty_run):
-    pty = pty_run(sim_command(tmp_path, "--language", "en"))
+    pty = pty_run(sim_command(tmp_path, "--language", "en", "--seed", "42"))
     pty.read_until(b"New game")
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 10)  # typed ahead: each key waits for the last
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 13)  # typed ahead: each key waits for the last
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"\rq")
     assert pty.exit_status() == 0
@@ -641,7 +641,7 @@ def test_a_default_80x24_terminal_plays_in_braille(tmp_path, pty_run):
     pty.read_until(b"New game")
     assert "⣿".encode()[:2] in pty.output, "braille cells drawn"
     assert b"seed 42 (tableside sim --seed 42 draws the same again)" in pty.output
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 7)
+    pty.send(b"\r" * 6 + DOWN + b"\r" * 13)  # the wizard, the seats, the setup pages
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"q")
     assert pty.exit_status() == 0
