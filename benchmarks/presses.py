@@ -125,7 +125,7 @@ class Searcher:
         app, session, journal = self.app, self.app.session, self.app.journal
         real = session.act, session.undo, session.redo, journal.set_setting
 
-        def act(action):
+        def act(action, **_when):
             raise Acted(str(action))
 
         def leave(*_args, **_kwargs):

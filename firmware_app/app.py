@@ -32,7 +32,9 @@ DEFAULTS = {
     "tags": {},
     "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
     "teach_points": "now",
+    "handoff_chirp": "day",  # the buzzer's chirp at a hand-off: always, day (not at night), never
 }
+NIGHT = (22, 7)  # from 22:00 to 07:00 local time a "day" chirp stays silent
 
 
 class App:
@@ -208,6 +210,13 @@ class App:
     def handed_off(self) -> None:
         """The turn passed to another player: the loop chirps the buzzer for it."""
         self.handoffs += 1
+
+    def chirps(self) -> bool:
+        """Whether a hand-off sounds now: by the setting, and the hour of the table's clock."""
+        when = self.settings.get("handoff_chirp", "day")
+        hour = time.localtime(self.clock()).tm_hour
+        night = hour >= NIGHT[0] or hour < NIGHT[1]
+        return when == "always" or (when == "day" and not night)
 
     def undo(self) -> None:
         if self.session is None:
