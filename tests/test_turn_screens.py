@@ -125,3 +125,30 @@ def test_undo_says_what_it_undid_in_words(app):
     who = app.session.state.current + 1
     app.undo()
     assert " ".join(app.top.lines) == f"Undone: Player {who} drew tokens"
+
+
+def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
+    from firmware_app.flows.advanced import choose_action
+
+    journal = Journal(tmp_path / "advanced.sqlite")
+    try:
+        app = App(journal, language="en")
+        options = Options(players=2, seed=3)
+        app.session = Session.start(
+            journal, options, app.catalogue(demo=True), now=0.0, game=("pingwiny", "advanced")
+        )
+        app.show_game()
+        close_notices(app)
+        legal = app.session.game.legal_actions(app.session.state)
+        penguin = [a for a in legal if a.verb == "penguin"]
+        assert penguin, legal
+        played = len(app.session.states)
+        choose_action(app, "Penguin action", penguin[:1], 1)
+        menu = app.top
+        assert [item.label for item in menu.items] == ["Yes: use it", "No: go back"]
+        assert menu.items[0].detail.startswith("Take 2 ")  # the demo penguins draw 2 of a colour
+        assert len(app.session.states) == played  # nothing played before the yes
+        menu.button("ok")
+        assert len(app.session.states) == played + 1
+    finally:
+        journal.close()

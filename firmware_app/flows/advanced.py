@@ -10,6 +10,7 @@ figurant actions) are screens of the same kind.
 """
 
 from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_lines
+from firmware_app.flows.effect_words import effect_text
 from firmware_app.flows.end import score_pages
 from firmware_app.flows.turn import (
     EXTRAS,
@@ -34,6 +35,14 @@ VERB_LABELS = {
     "use": "Use a card",
     "penguin": "Penguin action",
     "pass": "Pass",
+}
+
+# One-off actions the teaching screens do not offer, in the table's words.
+MORE_WORDS = {
+    "steal_choice": "Take {count} tokens of your choice from a penguin",
+    "others_discard": "Every other penguin discards {count} random tokens",
+    "acquire": "Acquire a face-up card",
+    "none": "No effect",
 }
 
 # -------------------------------------------------------------------- turn
@@ -198,7 +207,32 @@ def choose_action(app, heading: str, actions: list, depth: int) -> None:
             return
         heading = word_label(app, actions[0][depth])
         depth += 1
-    app.act(str(actions[0]))
+    if actions[0].verb in ("use", "penguin"):
+        confirm(app, actions[0])
+    else:
+        app.act(str(actions[0]))
+
+
+def confirm(app, action) -> None:
+    """A card's or the penguin's one-off action: what it does, then yes or no."""
+    t, game, s = app.t, app.session.game, app.session.state
+    if action.verb == "use":
+        card = action[1]
+        name, effect = game.cards.figurants[card].name, game.cards.figurants[card].effect
+    else:
+        card = s.players[s.current].penguin
+        name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
+    if effect is not None and effect.do in MORE_WORDS:
+        does = t(MORE_WORDS[effect.do], **dict(effect.params))
+    else:
+        does = effect_text(t, effect, lambda c: word_label(app, c))
+    chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
+    detail = does + (" — " + ", ".join(chosen) if chosen else "")
+    items = [
+        Item(t("Yes: use it"), lambda: app.act(str(action)), detail=detail),
+        Item(t("No: go back"), app.pop, detail=detail),
+    ]
+    app.push(Menu(app, name, items))
 
 
 def _word_items(app, groups: dict[str, list], depth: int) -> list[Item]:
