@@ -7,7 +7,8 @@ the build, from where the previous action left them (cursor, notices, open
 menus), for the fewest presses that make the screens play that action; then
 it presses them for real, so the next search starts where a person would
 be. The turn menu's extras (the score, help, corrections, settings, undo)
-are not searched: they never play the turn's action. Nothing is a
+are not searched: they never play the turn's action; nor is leaving the
+game (undo, redo, a setting, ending it, BACK to the start screen). Nothing is a
 formula: a screen that needs a press more costs a press more. The actions
 come from a seeded player that chooses among the legal ones (preferring
 to acquire a card it can pay, never an exchange that gives back what it
@@ -123,7 +124,7 @@ class Searcher:
     def presses(self, target: str) -> list[str]:
         """The shortest press sequence that plays ``target``; the screens are left as found."""
         app, session, journal = self.app, self.app.session, self.app.journal
-        real = session.act, session.undo, session.redo, journal.set_setting
+        real = session.act, session.undo, session.redo, session.abandon, journal.set_setting
 
         def act(action, **_when):
             raise Acted(str(action))
@@ -131,8 +132,10 @@ class Searcher:
         def leave(*_args, **_kwargs):
             raise Leaves
 
-        session.act, session.undo, session.redo, journal.set_setting = act, leave, leave, leave
+        session.act, session.undo, session.redo = act, leave, leave
+        session.abandon, journal.set_setting = leave, leave
         origin = self.snapshot()
+        base = app.stack[0]  # the game's own screen: a press that replaces it left the game
         frontier, seen = [(origin, [])], {self._key()}
         try:
             while frontier and len(seen) < MAX_STATES:
@@ -150,13 +153,16 @@ class Searcher:
                             continue
                         except Leaves:
                             continue
+                        if app.stack[0] is not base:  # home, or another game: not this one
+                            continue
                         key = self._key()
                         if key not in seen:
                             seen.add(key)
                             following.append((self.snapshot(), path + [button]))
                 frontier = following
         finally:
-            session.act, session.undo, session.redo, journal.set_setting = real
+            session.act, session.undo, session.redo, session.abandon, journal.set_setting = real
+            app.session = session
             self.restore(origin)
         raise LookupError(f"no presses reach {target!r} from {app.top.__class__.__name__}")
 
