@@ -248,8 +248,8 @@ MESSAGES = {
         "pl": "Grzebanie w worku wymaga odkrytego symbolu worka (i żetonów w worku).",
     },
     "illegal.not_here": {
-        "en": "Your penguin is not on the location for '{action}'.",
-        "pl": "Twój pingwin nie stoi w miejscu akcji „{action}”.",
+        "en": "Your penguin is not on {action}.",
+        "pl": "Twój pingwin nie stoi na {action}.",
     },
     "illegal.missions_full": {
         "en": "You already hold as many missions as allowed.",
@@ -411,6 +411,11 @@ INITIALS = {
     },
 }
 SEAT_WORD = {"en": "Player {n}", "pl": "Gracz {n}"}
+# Where an advanced action is played, for "Your penguin is not on …".
+HERE = {
+    "en": {"take": "a tile whose tokens it could take", "*": "the {place}"},
+    "pl": {"take": "polu z żetonami do wzięcia", "*": "polu: {place}"},
+}
 TRANSLATED_PARAMS = ("colour", "location", "place", "source", "target")
 
 
@@ -425,6 +430,11 @@ def text(key: str, language: str, /, things=None, **params: object) -> str:
     if templates is None:
         return key
     names = NAMES[language]
+    if key == "illegal.not_here":
+        here = HERE[language]
+        place = str(params["action"])
+        params["action"] = here.get(place) or here["*"].format(place=names.get(place, place))
+        return templates[language].format(**params)
     for name, value in params.items():
         word = str(value)
         if things and word in things:

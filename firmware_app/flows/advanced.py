@@ -21,6 +21,8 @@ from firmware_app.flows.turn import (
     noted,
     offered,
     player_label,
+    refusal,
+    why_not_item,
 )
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import ColourEntry, Item, Menu
@@ -97,9 +99,38 @@ def turn_screen(app) -> AdvancedTurn:
     else:
         title, right = who, t("{n} left", n=s.actions_left)
     moves = action_items(app, legal)
+    missing = why_not(app, legal) if s.phase == "act" else []
+    aside = [why_not_item(app, missing)] if missing else []
     return AdvancedTurn(
-        app, title, moves, advanced_extras(app), noted(lasting(app), right), remember=s.phase
+        app,
+        title,
+        moves,
+        aside + advanced_extras(app),
+        noted(lasting(app), right),
+        remember=f"{s.phase} {s.current}",
     )
+
+
+def why_not(app, legal: list) -> list[str]:
+    """What a turn could hold but does not now, each with the engine's reason."""
+    t, game, s = app.t, app.session.game, app.session.state
+    offered = {a.verb for a in legal}
+    tries = {
+        "hq": [f"hq {card}" for card in s.faceup if card is not None],
+        "rummage": ["rummage"],
+        "gastro": ["gastro"],
+        "penguin": ["penguin"],
+    }
+    labels = {"hq": t.name("hq"), "rummage": t("Rummage in the bag"), "gastro": t.name("gastro")}
+    labels["penguin"] = t(VERB_LABELS["penguin"])
+    reasons = []
+    for verb, actions in tries.items():
+        if verb in offered or not actions:
+            continue
+        found = list(dict.fromkeys(r for r in (refusal(app, game, s, a) for a in actions) if r))
+        if found:
+            reasons.append(f"{labels[verb]}: " + "; ".join(found))
+    return reasons
 
 
 def action_items(app, legal: list) -> list[Item]:
