@@ -16,8 +16,8 @@ from firmware_app.flows.turn import (
     EXTRAS,
     Headquarters,
     TurnMenu,
-    exchange_label,
     extras,
+    gastro,
     noted,
     offered,
     player_label,
@@ -101,7 +101,7 @@ def turn_screen(app) -> AdvancedTurn:
     moves = action_items(app, legal)
     missing = why_not(app, legal) if s.phase == "act" else []
     aside = [why_not_item(app, missing)] if missing else []
-    return AdvancedTurn(
+    menu = AdvancedTurn(
         app,
         title,
         moves,
@@ -109,6 +109,10 @@ def turn_screen(app) -> AdvancedTurn:
         noted(lasting(app), right),
         remember=f"{s.phase} {s.current}",
     )
+    exchanges = [a for a in legal if a.verb == "exchange"]
+    if exchanges:  # a colour button: the exchange giving that colour
+        menu.shortcut = lambda colour: gastro(app, exchanges, 1, colour)
+    return menu
 
 
 def why_not(app, legal: list) -> list[str]:
@@ -141,7 +145,9 @@ def action_items(app, legal: list) -> list[Item]:
         by_verb.setdefault(action.verb, []).append(action)
     items = []
     for verb, actions in by_verb.items():
-        if verb in ("reveal", "reveal-mission", "exchange", "roll", "officer", "take"):
+        if verb == "exchange":  # the Gastro zone: the colour given, then the colour got
+            items.append(Item(t("Exchange …"), lambda a=actions: gastro(app, a, 1)))
+        elif verb in ("reveal", "reveal-mission", "roll", "officer", "take"):
             items += [Item(_single_label(app, a), lambda a=a: app.act(str(a))) for a in actions]
         elif verb in ("draw", "rummage", "lose"):
             items.append(_colour_item(app, verb, actions))
@@ -174,8 +180,6 @@ def action_items(app, legal: list) -> list[Item]:
 def _single_label(app, action) -> str:
     t, s = app.t, app.session.state
     verb = action.verb
-    if verb == "exchange":
-        return exchange_label(t, action[1])
     if verb == "take":
         colour = COLOURS[SUPPLY[s.layout[s.players[s.current].square]]]
         return t("Take {tokens}", tokens=counted(t, [colour] * int(action[1])))

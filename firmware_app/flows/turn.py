@@ -357,13 +357,6 @@ def payment_label(t, action) -> str:
     return t("Grey for {colours}", colours=counted(t, colours))
 
 
-def exchange_label(t, notation: str) -> str:
-    give, get = exchange.PARSED[notation]
-    gave = counted(t, [COLOURS[c] for c in give])
-    got = counted(t, [COLOURS[c] for c in get])
-    return f"{gave} → {got}"
-
-
 def on_card(app, card: str) -> None:
     """A tapped card: name the revealed card, take a mission, or acquire a figurant."""
     session = app.session
