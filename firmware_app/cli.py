@@ -237,26 +237,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    from firmware_app.config import load_config
-    from firmware_app.journal import Journal
+def cmd_journal(args: argparse.Namespace) -> int:
+    """``stats``, ``import`` and ``export``: the commands that read the journal."""
+    from firmware_app import results_cli
 
-    config = load_config(args.config)
-    folder = config.app.state_dir
-    if not config.app.journal.exists():  # opening it would create an empty one
-        where = f"the state folder of {args.config}" if args.config else "the default state folder"
-        hint = "" if args.config else "; give the box's configuration with --config FILE"
-        raise CommandError(f"{folder}: no journal in {where}, nothing to export{hint}")
-    with Journal(config.app.journal) as journal:
-        written = journal.export_all(args.out)
-    for path in written:
-        print(path)
-    abandoned = sum(path.stem.endswith("-abandoned") for path in written)
-    print(
-        f"{len(written) - abandoned} finished, {abandoned} abandoned game(s) exported to "
-        f"{args.out} from {config.app.journal}"
-    )
-    return 0
+    return getattr(results_cli, f"cmd_{args.command}")(args)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -321,12 +306,25 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser(
-        "export", help="write the finished and abandoned games of the journal as game records"
-    )
-    p.add_argument("--config", help="the configuration file naming the state folder")
+    from firmware_app.results_cli import add_arguments
+
+    p = sub.add_parser("export", help="finished games as records, a CSV and a score app's JSON")
+    add_arguments(p)
     p.add_argument("--out", default=".", help="the folder to write them to")
-    p.set_defaults(run=cmd_export)
+    p.set_defaults(run=cmd_journal)
+
+    p = sub.add_parser("stats", help="statistics of the finished games in the journal")
+    add_arguments(p)
+    p.add_argument("--game", choices=["pingwiny", "popiel"], help="only this game")
+    p.add_argument("--variant", choices=["family", "advanced", "standard"], help="only this one")
+    p.add_argument("--player", help="one player's figures")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(run=cmd_journal)
+
+    p = sub.add_parser("import", help="add finished game records to the journal")
+    add_arguments(p)
+    p.add_argument("records", nargs="+", help="game record files")
+    p.set_defaults(run=cmd_journal)
 
     p = sub.add_parser("selfplay", help="a random legal game on the demo deck, as a record")
     p.add_argument("--players", type=int, default=3)

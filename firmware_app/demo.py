@@ -1,11 +1,12 @@
 """The demo GIF: a whole game on the demo deck, as the panel showed it.
 
 ``tableside demo --gif FILE`` plays a game from the start screen to the
-score sheet with the autopilot on ``hw``'s fakes, keeps every frame the
-fake panel received, and writes them as an animated GIF with Pillow alone
-(luma.emulator's GIF device needs pygame). Each frame is the panel scaled up
-with sharp pixels, lit pixels on a dark panel, in a bezel, with a caption
-bar that says the cards are the made-up demo deck.
+score sheet and the chart of the scores by round, with the autopilot on
+``hw``'s fakes, keeps every frame the fake panel received, and writes them
+as an animated GIF with Pillow alone (luma.emulator's GIF device needs
+pygame). Each frame is the panel scaled up with sharp pixels, lit pixels on
+a dark panel, in a bezel, with a caption bar that says the cards are the
+made-up demo deck.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:
@@ -13,7 +14,7 @@ one line, so the GIF keeps:
 - every frame but a menu's cursor travel: of a run of frames of one menu,
   the first (the menu as it opened) and the last (the choice made);
 - the opening (start screen, setup questions and pages, first turn), the
-  end of the game and the whole score sheet, always;
+  end of the game, the whole score sheet and the scores by round, always;
 - of the turns in between, whole turns at an even stride, so that the GIF
   holds about ``MAX_FRAMES`` frames; each kept turn reads from its start;
 - no frame equal to the one before it (the panel never receives one, but
@@ -88,7 +89,8 @@ def write_demo_gif(path: Path, players: int = 3, seed: int = 1) -> int:
 
 
 def play_demo(players: int, seed: int) -> tuple[list[Shot], str]:
-    """A whole game through the UI, then the score sheet; every frame sent, and the deck label.
+    """A whole game through the UI, the score sheet, the scores by round; every frame sent,
+    and the deck label.
 
     The game's journal lives in a temporary folder, removed afterwards. A
     number of players the game does not take is refused (``SetupError``)
@@ -103,6 +105,7 @@ def play_demo(players: int, seed: int) -> tuple[list[Shot], str]:
                 sim.command(line)
             Autopilot(sim, seed).play()
             _read_score_sheet(sim)
+            _show_score_chart(sim)
             label = sim.app.session.game.cards.demo_label
         finally:
             sim.close()
@@ -148,6 +151,14 @@ def _read_score_sheet(sim: Headless) -> None:
     if not isinstance(sheet, Notice):
         raise RuntimeError(f"the end screen's first item is not the score sheet: {sim.screen}")
     sim.press("down", sheet.pages - 1)
+
+
+def _show_score_chart(sim: Headless) -> None:
+    """Back to the end screen, then the chart of the scores round by round."""
+    sim.press("back")
+    labels = [item.label for item in sim.app.top.items]
+    sim.press("down", labels.index(sim.app.t("Scores by round")) - sim.app.top.cursor)
+    sim.press("ok")
 
 
 def select(shots: list[Shot]) -> list[Shot]:

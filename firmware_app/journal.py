@@ -25,7 +25,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from firmware_app.files import write_atomically
 from rules.record import FORMAT
@@ -88,6 +88,23 @@ _PLAYED = "UPDATE games SET played = ? WHERE id = ?"
 _END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
 _ENDED = f"""SELECT id, header, started, ended, summary, {_LIVE_COUNT}, outcome
     FROM games WHERE outcome IS NOT NULL ORDER BY id"""
+_STARTED = "SELECT started FROM games WHERE id = ?"
+# What the statistics need of each finished game, read by SQLite from the header's JSON
+# so that the catalogue it holds (tens of kilobytes) is never parsed in Python.
+_RESULTS = f"""SELECT id, json_extract(header, '$.game'), json_extract(header, '$.variant'),
+    started, ended, summary, {_LIVE_COUNT}, json_extract(header, '$.options.names'),
+    json_extract(header, '$.options.players'),
+    coalesce(json_extract(header, '$.catalogue.meta.kind') = 'demo', 0)
+        OR json_extract(header, '$.catalogue.demo_label') IS NOT NULL
+    FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id"""
+_DATES = "SELECT started, ended FROM games WHERE id = ?"
+_IMPORTED = """INSERT INTO games (header, started, played, ended, outcome, summary)
+    VALUES (?1, ?2, ?3, ?3, 'finished', ?4)"""
+_IMPORTED_ACTION = "INSERT INTO actions (game_id, seq, notation) VALUES (?, ?, ?)"
+# Finished games that could be the same as a record: same game, variant and seed.
+_SAME_SEED = """SELECT id FROM games WHERE outcome = 'finished'
+    AND json_extract(header, '$.game') = ? AND json_extract(header, '$.variant') = ?
+    AND json_extract(header, '$.options.seed') IS ?"""
 _LIVE = "SELECT notation FROM actions WHERE game_id = ? AND NOT undone ORDER BY seq"
 _COUNTS = """SELECT coalesce(sum(NOT undone), 0), coalesce(sum(undone), 0)
     FROM actions WHERE game_id = ?"""
@@ -172,6 +189,21 @@ class UnfinishedGame:
     started: float
     played: float
     actions: int
+
+
+class GameResult(NamedTuple):
+    """A finished game as the statistics read it: who sat where, and the result."""
+
+    id: int
+    game: str
+    variant: str
+    started: float
+    ended: float
+    summary: dict[str, Any]
+    actions: int
+    names: list[str | None] | None  # by seat, as the setup named them
+    players: Any  # the options' players: a count, or Król Popiel's mice by colour
+    demo: bool  # played on made-up data
 
 
 class Journal:
@@ -440,6 +472,26 @@ class Journal:
             )
         return games
 
+    def results(self, after: int = 0) -> list[GameResult]:
+        """The result of each finished game with an id above ``after``, oldest first."""
+        results = []
+        for row in self._db.execute(_RESULTS, (after,)):
+            game_id, game, variant, started, ended, summary, actions, names, players, demo = row
+            names = json.loads(names) if names else None
+            players = json.loads(players) if isinstance(players, str) else players
+            results.append(
+                GameResult(
+                    game_id, game, variant, started, ended, json.loads(summary), actions,
+                    names, players, bool(demo),
+                )
+            )  # fmt: skip
+        return results
+
+    def started_at(self, game_id: int) -> float | None:
+        """When a game started, or None when the journal has no such game."""
+        row = self._db.execute(_STARTED, (game_id,)).fetchone()
+        return None if row is None else row[0]
+
     def _game(self, game_id: int) -> tuple[str, str | None]:
         row = self._db.execute(_GAME, (game_id,)).fetchone()
         if row is None:
@@ -518,8 +570,38 @@ class Journal:
         _, outcome = self._game(game_id)
         if outcome is None:
             raise JournalError(f"{self.path}: game {game_id} is not finished")
-        record = self.record(game_id)
+        started, ended = self._db.execute(_DATES, (game_id,)).fetchone()
+        record = self.record(game_id) | {"played": {"started": started, "ended": ended}}
         return record | {"outcome": outcome} if outcome == "abandoned" else record
+
+    def import_finished(
+        self, record: Mapping[str, Any], summary: Mapping[str, Any], started: float, ended: float
+    ) -> int:
+        """Store a game finished elsewhere (its record and final summary); return its id.
+
+        The caller has replayed the record to its end; the game is kept as if it
+        had been played here, so statistics and exports treat it alike.
+        """
+        header = {k: v for k, v in record.items() if k not in ("actions", "played")}
+        stored = json.dumps(header, ensure_ascii=False, allow_nan=False)
+        result = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
+        with self._writing():
+            game_id = self._db.execute(_IMPORTED, (stored, started, ended, result)).lastrowid
+            self._db.executemany(
+                _IMPORTED_ACTION,
+                [(game_id, seq, notation) for seq, notation in enumerate(record["actions"], 1)],
+            )
+        return game_id
+
+    def find_finished(self, record: Mapping[str, Any]) -> int | None:
+        """The finished game whose record is ``record`` (dates aside), if the journal has one."""
+        wanted = {k: v for k, v in record.items() if k != "played"}
+        seed = (record.get("options") or {}).get("seed")
+        rows = self._db.execute(_SAME_SEED, (record.get("game"), record.get("variant"), seed))
+        for (game_id,) in rows.fetchall():
+            if self.record(game_id) == wanted:
+                return game_id
+        return None
 
     def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
         """Write each ended game to ``folder/game-NNNNN.json``; return the paths.

@@ -94,15 +94,15 @@ class Session:
 
     def finish(self, now: float) -> None:
         """The table accepted the final score: the game is kept as finished."""
-        if self.game.variant == "popiel":
-            summary = {
-                "scores": list(self.state.scores),
-                "winners": list(self.game.winners(self.state)),
-            }
-        else:
-            summary = self.game.score(self.state).to_json()
-        self.journal.finish(self.game_id, summary, now=now)
+        self.journal.finish(self.game_id, summary(self.game, self.state), now=now)
 
     def abandon(self, now: float) -> None:
         """The table ended the game before its end: it is kept, as abandoned."""
         self.journal.abandon(self.game_id, now=now)
+
+
+def summary(game, state) -> dict:
+    """What the journal keeps as a finished game's result: the score sheet, or the track."""
+    if game.variant == "popiel":
+        return {"scores": list(state.scores), "winners": list(game.winners(state))}
+    return game.score(state).to_json()

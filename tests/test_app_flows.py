@@ -30,7 +30,7 @@ def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
 
 
 def test_start_screen_offers_a_new_game(sim):
-    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+    assert sim.screen == "[Tableside]\n> New game\n  Settings\n  Statistics"
 
 
 def test_setup_wizard_walks_the_table_through_setup(sim):
@@ -78,12 +78,12 @@ def test_finishing_keeps_the_game_and_returns_to_the_start(sim):
     start_demo_game(sim)
     Autopilot(sim, seed=2).play()
     game_id = sim.app.session.game_id
-    sim.press("down", 2)
+    sim.press("up")  # the last item: Finish
     sim.press("ok")
     assert sim.screen.startswith("[Keep this result?]\n> No: go back")
     sim.press("down")
     sim.press("ok")
-    assert sim.screen == "[Tableside]\n> New game\n  Settings"
+    assert sim.screen == "[Tableside]\n> New game\n  Settings\n  Statistics"
     assert [g.id for g in sim.journal.finished_games()] == [game_id]
 
 

@@ -71,3 +71,10 @@ def test_presses_prints_one_object_per_game_and_build():
         assert [key for key in result if f"``{key}``" not in docstring] == []
         assert positive(result["presses_per_turn_median"]) and result["turns"] > 1
         assert result["presses_per_turn_median"] <= result["presses_per_turn_p90"]
+
+
+def test_stats_times_each_statistics_screen_over_a_journal_of_games():
+    result = run("stats.py", "--games", "30", "--runs", "3")
+    assert result["games"] == 30
+    for key in ("open_games_ms", "open_player_ms", "open_wins_ms", "open_max_ms", "index_s"):
+        assert positive(result[key]), key

@@ -175,8 +175,8 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
         sim.command(line)
     Autopilot(sim, seed=2).play()
     final = sim.app.session.state
-    sim.press("down", 2)
-    sim.press("ok")  # Finish: new game
+    sim.press("up")
+    sim.press("ok")  # the last item: Finish, new game
     sim.press("down")
     sim.press("ok")  # Yes: the game is finished
     sim.close()
@@ -186,7 +186,7 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     out.mkdir()
     assert main(["export", "--config", str(config), "--out", str(out)]) == 0
     assert "1 finished, 0 abandoned game(s) exported" in capsys.readouterr().out
-    (record,) = out.glob("*.json")
+    (record,) = out.glob("game-*.json")
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] and result["state"] == final.to_json()

@@ -81,11 +81,16 @@ def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsy
 
     Journal(state / "journal.sqlite").close()
     assert main(["export", "--out", str(tmp_path / "out")]) == 0
-    out = capsys.readouterr().out
-    assert out == (
+    out = capsys.readouterr().out.splitlines()
+    assert out[-1] == (
         f"0 finished, 0 abandoned game(s) exported to {tmp_path / 'out'} "
-        f"from {state / 'journal.sqlite'}\n"
+        f"from {state / 'journal.sqlite'}"
     )
+    assert [Path(line).name for line in out[:-1]] == [
+        "results.csv",
+        "results-scorekeeping.json",
+        "statistics.json",
+    ]
 
 
 # ----------------------------------------------------------- selfplay, demo

@@ -16,6 +16,7 @@ from firmware_app import demo
 from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.cli import main
 from firmware_app.flows.end import score_pages
+from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.font import small
 from firmware_app.headless import Headless
 from firmware_app.ui.canvas import Canvas
@@ -82,8 +83,10 @@ def test_the_first_frame_is_the_start_screen_scaled_up(frames, tmp_path):
     assert ink(frames[0], PANEL_BOX, LIT).tobytes() == expected.tobytes()
 
 
-def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_its_last_line(frames, tmp_path):
-    """The same seed plays the same game; its score sheet, rendered by the app, is in the GIF."""
+def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_the_scores_by_round(
+    frames, tmp_path
+):
+    """The same seed plays the same game; its score sheet and chart, drawn by the app, end it."""
     sim = Headless(tmp_path / "again", seed=1)
     try:
         for line in new_game_script(2):
@@ -94,6 +97,8 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_its_last_line(fr
         sheet.draw(opened)
         sheet.page = sheet.pages - 1
         sheet.draw(scrolled)
+        chart = Canvas()
+        score_chart_screen(sim.app).draw(chart)
     finally:
         sim.close()
     assert opened.lines[0].startswith("[Score sheet]")
@@ -101,7 +106,8 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_its_last_line(fr
     panels = [ink(frame, PANEL_BOX, LIT).tobytes() for frame in frames]
     first_page = panels.index(scaled(opened.image).tobytes())
     assert first_page >= len(frames) - 30
-    assert panels[-1] == scaled(scrolled.image).tobytes()
+    assert scaled(scrolled.image).tobytes() in panels[first_page:]  # the sheet's last line
+    assert panels[-1] == scaled(chart.image).tobytes()
 
 
 def test_every_frame_carries_the_demo_deck_label(gif, frames):

@@ -58,6 +58,7 @@ def test_the_resume_list_survives_a_restart_named_by_game_players_round_and_time
             "Resume: Penguins family",
             "New game",
             "Settings",
+            "Statistics",
         ]
         details = [item.detail for item in sim.app.top.items[:2]]
         assert details == ["2 players, round 1\n12 min ago", "3 players, round 1\n17 min ago"]
@@ -138,7 +139,7 @@ def test_end_game_asks_first_and_keeps_the_game_as_abandoned_for_export(folder, 
     sim.press("ok")  # yes
     assert sim.screen.startswith("[Game ended]")
     sim.press("ok")
-    assert items(sim) == ["New game", "Settings"]
+    assert items(sim) == ["New game", "Settings", "Statistics"]
     assert sim.app.session is None
     (ended,) = sim.journal.ended_games()
     assert (ended.id, ended.outcome) == (game, "abandoned")

@@ -481,8 +481,8 @@ def test_the_check_lists_what_a_catalogue_lacks_and_no_longer_needs(tmp_path):
 
 # Switching the language on the box ----------------------------------------------
 
-START_EN = ["[Tableside]", "New game", "Settings"]
-START_PL = ["[Tableside]", "Nowa gra", "Ustawienia"]
+START_EN = ["[Tableside]", "New game", "Settings", "Statistics"]
+START_PL = ["[Tableside]", "Nowa gra", "Ustawienia", "Statystyki"]
 
 
 @pytest.fixture

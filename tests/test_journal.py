@@ -263,7 +263,11 @@ def test_an_abandoned_game_is_kept_closed_and_exported_as_abandoned(journal, tmp
     with pytest.raises(JournalError, match=f"game {game} is abandoned; it cannot change"):
         journal.append(game, "visit chimp")
     exported = journal.export(game)
-    assert exported == HEADER | {"actions": ["draw", "visit chimp"], "outcome": "abandoned"}
+    assert exported == HEADER | {
+        "actions": ["draw", "visit chimp"],
+        "outcome": "abandoned",
+        "played": {"started": 100.0, "ended": 400.0},
+    }
     written = journal.export_all(tmp_path / "export")
     assert written == [tmp_path / "export" / f"game-{game:05d}-abandoned.json"]
     assert json.loads(written[0].read_text(encoding="utf-8")) == exported
@@ -420,7 +424,10 @@ def test_the_exported_record_replays_to_the_state_the_table_saw(journal, demo_re
         journal.append(game, str(action))
     journal.finish(game, engine.score(state).to_json(), now=2.0)
     exported = journal.export(game)
-    assert exported == demo_record | {"actions": exported["actions"]}
+    assert exported == demo_record | {
+        "actions": exported["actions"],
+        "played": {"started": 1.0, "ended": 2.0},
+    }
     assert replay(exported).final == state
 
 

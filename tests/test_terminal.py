@@ -379,7 +379,7 @@ def typist(tmp_path):
 
 
 def test_keys_start_a_demo_game_and_enter_draws(typist):
-    assert typist.text == "[Tableside]\n> New game\n  Settings"
+    assert typist.text == "[Tableside]\n> New game\n  Settings\n  Statistics"
     typist.type(*NEW_DEMO_GAME)
     assert "> Draw 2 tokens" in typist.text
     typist.type("\n")

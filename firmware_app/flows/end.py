@@ -5,6 +5,7 @@ accepts the final score, or abandoned from the game menu before its end.
 Either way it stays in the journal and is exported.
 """
 
+from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
 from firmware_app.ui.screens import Item, Menu, Notice
@@ -20,6 +21,7 @@ def end_screen(app) -> Menu:
     t = app.t
     items = [
         Item(t("Score sheet"), lambda: app.push(score_pages(app, final=True))),
+        Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]

@@ -9,6 +9,7 @@ take a tile from the draw spaces and refill them.
 
 from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
+from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
@@ -311,6 +312,7 @@ def end_screen(app) -> Menu:
                 t("Scores"), score_lines(app) + [t("Winner: {names}", names=winners)]
             ),
         ),
+        Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
         Item(t("Undo the last action"), app.undo),
         Item(t("Finish: new game"), lambda: finish(app)),
     ]

@@ -8,6 +8,7 @@ last played; starting a new game leaves the others as they are.
 
 from firmware_app.flows.games import GAMES
 from firmware_app.flows.settings import settings_menu
+from firmware_app.flows.stats import StatsMenu
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
 
@@ -29,6 +30,7 @@ def start_screen(app) -> Menu:
     ]
     items.append(Item(t("New game"), lambda: app.push(game_choice(app))))
     items.append(Item(t("Settings"), lambda: app.push(settings_menu(app))))
+    items.append(Item(t("Statistics"), lambda: app.push(StatsMenu(app))))
     return Menu(app, "Tableside", items, back=lambda: None)
 
 

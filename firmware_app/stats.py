@@ -1,0 +1,327 @@
+"""Statistics of finished games, answered by indexed SQL from a small cache beside the journal.
+
+The journal keeps each finished game as its header and summary in JSON; parsing ten thousand
+of those every time a statistics screen opens would take seconds on a Zero 2 W. So the games
+are indexed once into ``stats.sqlite`` (one row a game, one row a player of a game), and each
+time statistics are asked for, only the games finished since the last time are added. The
+cache is derived data: it is rebuilt from the journal whenever it is missing, damaged, or
+does not match the journal (a restored journal, say); deleting it loses nothing.
+
+Only finished games count; abandoned ones are never played out. A seat without a name
+("Player 2") is counted in the game's figures but is nobody's in the players' figures: it is
+a different person each time.
+"""
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+
+CACHE_VERSION = 2
+_SCHEMA = (
+    # One row a finished game, and one row a player of a game: the detail behind the
+    # last results, head to head and the CSV.
+    """CREATE TABLE games (
+        id INTEGER PRIMARY KEY, game TEXT NOT NULL, variant TEXT NOT NULL,
+        started REAL NOT NULL, ended REAL NOT NULL, players INTEGER NOT NULL,
+        actions INTEGER NOT NULL, demo INTEGER NOT NULL)""",
+    "CREATE INDEX games_by_end ON games (ended)",
+    """CREATE TABLE plays (
+        game_id INTEGER NOT NULL REFERENCES games (id), seat INTEGER NOT NULL,
+        game TEXT NOT NULL, variant TEXT NOT NULL, ended REAL NOT NULL,
+        name TEXT, piece TEXT, score INTEGER NOT NULL, won INTEGER NOT NULL,
+        breakdown TEXT NOT NULL, PRIMARY KEY (game_id, seat)) WITHOUT ROWID""",
+    "CREATE INDEX plays_by_name ON plays (name, ended)",
+    # Running totals, kept as games are added, so no screen sums over every game:
+    # by game and variant, by player, and by player and piece.
+    """CREATE TABLE kinds (
+        game TEXT NOT NULL, variant TEXT NOT NULL, plays INTEGER NOT NULL,
+        seconds REAL NOT NULL, actions INTEGER NOT NULL, scores INTEGER NOT NULL,
+        score_sum INTEGER NOT NULL, best INTEGER, best_by TEXT,
+        PRIMARY KEY (game, variant)) WITHOUT ROWID""",
+    """CREATE TABLE people (
+        name TEXT NOT NULL, game TEXT NOT NULL, variant TEXT NOT NULL,
+        games INTEGER NOT NULL, wins INTEGER NOT NULL, score_sum INTEGER NOT NULL,
+        best INTEGER NOT NULL, PRIMARY KEY (name, game, variant)) WITHOUT ROWID""",
+    """CREATE TABLE pieces (
+        name TEXT NOT NULL, game TEXT NOT NULL, variant TEXT NOT NULL, piece TEXT NOT NULL,
+        times INTEGER NOT NULL, PRIMARY KEY (name, game, variant, piece)) WITHOUT ROWID""",
+    f"PRAGMA user_version = {CACHE_VERSION}",
+)
+_ADD_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+_ADD_PLAY = "INSERT INTO plays VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+_ADD_KIND = """INSERT INTO kinds VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8)
+    ON CONFLICT DO UPDATE SET plays = plays + 1, seconds = seconds + ?3,
+        actions = actions + ?4, scores = scores + ?5, score_sum = score_sum + ?6,
+        best_by = CASE WHEN ?7 > best THEN ?8 ELSE best_by END, best = max(best, ?7)"""
+_ADD_PERSON = """INSERT INTO people VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)
+    ON CONFLICT DO UPDATE SET games = games + 1, wins = wins + ?4,
+        score_sum = score_sum + ?5, best = max(best, ?5)"""
+_ADD_PIECE = """INSERT INTO pieces VALUES (?, ?, ?, ?, 1)
+    ON CONFLICT DO UPDATE SET times = times + 1"""
+
+
+def _where_kind(table: str = "") -> str:
+    """The filter by game (?1) and variant (?2), NULL matching any; ``table`` an alias."""
+    at = f"{table}." if table else ""
+    return f"(?1 IS NULL OR {at}game = ?1) AND (?2 IS NULL OR {at}variant = ?2)"
+
+
+_KIND = _where_kind()
+
+
+@dataclass(frozen=True)
+class Play:
+    """One player's result in one finished game."""
+
+    seat: int
+    name: str | None
+    piece: str | None  # the penguin or the mouse colour
+    score: int
+    won: bool
+    breakdown: dict
+
+
+@dataclass(frozen=True)
+class FinishedPlay:
+    """A finished game as the statistics see it."""
+
+    id: int
+    game: str
+    variant: str
+    started: float
+    ended: float
+    actions: int
+    demo: bool
+    plays: tuple[Play, ...]
+
+
+def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
+    """Each seat's result from the setup's names and players and the game's summary."""
+    names = names or []
+    winners = set(summary.get("winners", []))
+    if "players" in summary:  # Pingwiny: the score sheet's lines
+        lines = summary["players"]
+        pieces = [line.get("penguin") for line in lines]
+        scores = [line["total"] for line in lines]
+        breakdowns = [
+            {k: v for k, v in line.items() if k not in ("player", "penguin")} for line in lines
+        ]
+    else:  # Król Popiel: the track; its seats are the mice, by colour
+        scores = list(summary.get("scores", []))
+        pieces = list(players) if isinstance(players, list) else [None] * len(scores)
+        breakdowns = [{"track": score} for score in scores]
+    return tuple(
+        Play(
+            seat,
+            names[seat] if seat < len(names) and names[seat] else None,
+            pieces[seat] if seat < len(pieces) else None,
+            int(scores[seat]),
+            seat in winners,
+            breakdowns[seat],
+        )
+        for seat in range(len(scores))
+    )
+
+
+class Stats:
+    """The statistics cache of one journal; ``refresh`` brings it up to date."""
+
+    def __init__(self, journal, path: Path) -> None:
+        self.journal, self.path = journal, Path(path)
+        self._db = self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, isolation_level=None)
+            if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
+                raise sqlite3.DatabaseError("not a statistics cache of this version")
+            return db
+        except sqlite3.DatabaseError:
+            if "db" in locals():
+                db.close()
+            return self._rebuilt()
+
+    def _rebuilt(self) -> sqlite3.Connection:
+        """A new, empty cache in place of whatever was there (it is only derived data)."""
+        for suffix in ("", "-wal", "-shm", "-journal"):
+            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+        db = sqlite3.connect(self.path, isolation_level=None)
+        db.execute("PRAGMA journal_mode = WAL")
+        db.execute("BEGIN")
+        for statement in _SCHEMA:
+            db.execute(statement)
+        db.execute("COMMIT")
+        return db
+
+    def close(self) -> None:
+        self._db.close()
+
+    def __enter__(self) -> "Stats":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    # ------------------------------------------------------------ refresh
+
+    def refresh(self) -> int:
+        """Add the games finished since the last refresh; return how many were added.
+
+        The newest cached game must still be in the journal with the same start time;
+        otherwise the journal was replaced and the cache starts again.
+        """
+        last = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        if last is not None and self.journal.started_at(last[0]) != last[1]:
+            self._db.close()
+            self._db = self._rebuilt()
+            last = None
+        new = self.journal.results(after=last[0] if last else 0)
+        if not new:
+            return 0
+        self._db.execute("BEGIN")
+        for game in new:
+            self._add(game, plays_of(game.names, game.players, game.summary))
+        self._db.execute("COMMIT")
+        return len(new)
+
+    def _add(self, game, plays: tuple[Play, ...]) -> None:
+        """One finished game into the detail tables and the running totals."""
+        kind = (game.game, game.variant)
+        db = self._db
+        db.execute(_ADD_GAME, (game.id, *kind, game.started, game.ended, len(plays),
+                               game.actions, game.demo))  # fmt: skip
+        best = max(plays, key=lambda p: p.score, default=None)
+        db.execute(
+            _ADD_KIND,
+            (*kind, game.ended - game.started, game.actions, len(plays),
+             sum(p.score for p in plays), best and best.score, best and best.name),
+        )  # fmt: skip
+        for p in plays:
+            db.execute(_ADD_PLAY, (game.id, p.seat, *kind, game.ended, p.name, p.piece,
+                                   p.score, p.won, json.dumps(p.breakdown)))  # fmt: skip
+            if p.name is None:
+                continue
+            db.execute(_ADD_PERSON, (p.name, *kind, p.won, p.score))
+            if p.piece is not None:
+                db.execute(_ADD_PIECE, (p.name, *kind, p.piece))
+
+    # ------------------------------------------------------------ queries
+
+    def games(self, game: str | None = None, variant: str | None = None) -> dict:
+        """Per game: plays, winners by wins, best and average score, average length."""
+        plays, seconds, actions, scores, score_sum = self._db.execute(
+            f"""SELECT coalesce(sum(plays), 0), sum(seconds), sum(actions), sum(scores),
+            sum(score_sum) FROM kinds WHERE {_KIND}""",
+            (game, variant),
+        ).fetchone()
+        best = self._db.execute(
+            f"SELECT best, best_by FROM kinds WHERE {_KIND} ORDER BY best DESC LIMIT 1",
+            (game, variant),
+        ).fetchone()
+        return {
+            "plays": plays,
+            "average_minutes": round(seconds / plays / 60, 1) if plays else None,
+            "average_actions": round(actions / plays, 1) if plays else None,
+            "best_score": best[0] if best else None,
+            "best_by": best[1] if best else None,
+            "average_score": round(score_sum / scores, 1) if scores else None,
+            "winners": self.wins(game, variant),
+        }
+
+    def wins(self, game: str | None = None, variant: str | None = None) -> list[tuple[str, int]]:
+        """Named players with their wins, most first (a shared win counts for each winner)."""
+        rows = self._db.execute(
+            f"""SELECT name, sum(wins) AS won FROM people WHERE {_KIND}
+            GROUP BY name ORDER BY won DESC, name""",
+            (game, variant),
+        )
+        return [(name, wins) for name, wins in rows]
+
+    def players(self) -> list[str]:
+        """Every named player, the most games first."""
+        rows = self._db.execute(
+            "SELECT name FROM people GROUP BY name ORDER BY sum(games) DESC, name"
+        )
+        return [name for (name,) in rows]
+
+    def player(self, name: str, game: str | None = None, variant: str | None = None) -> dict:
+        """One player: games, wins, win rate, average and best score, favourite piece, last 10."""
+        played, wins, score_sum, best = self._db.execute(
+            f"""SELECT coalesce(sum(games), 0), coalesce(sum(wins), 0), sum(score_sum), max(best)
+            FROM people WHERE name = ?3 AND {_KIND}""",
+            (game, variant, name),
+        ).fetchone()
+        favourite = self._db.execute(
+            f"""SELECT piece FROM pieces WHERE name = ?3 AND {_KIND}
+            GROUP BY piece ORDER BY sum(times) DESC, piece LIMIT 1""",
+            (game, variant, name),
+        ).fetchone()
+        last = self._db.execute(
+            f"""SELECT game_id, ended, game, variant, score, won FROM plays
+            WHERE name = ?3 AND {_KIND} ORDER BY ended DESC, game_id DESC LIMIT 10""",
+            (game, variant, name),
+        )
+        return {
+            "name": name,
+            "games": played,
+            "wins": wins,
+            "win_rate": round(wins / played, 3) if played else None,
+            "average_score": round(score_sum / played, 1) if played else None,
+            "best_score": best,
+            "favourite": favourite[0] if favourite else None,
+            "last": [
+                {"id": i, "ended": e, "game": g, "variant": v, "score": s, "won": bool(w)}
+                for i, e, g, v, s, w in last
+            ],
+        }
+
+    def head_to_head(
+        self, first: str, second: str, game: str | None = None, variant: str | None = None
+    ) -> dict:
+        """Two players over the games they both played: who won, and how often together."""
+        row = self._db.execute(
+            f"""SELECT count(*), coalesce(sum(a.won AND NOT b.won), 0),
+                coalesce(sum(b.won AND NOT a.won), 0), coalesce(sum(a.won AND b.won), 0)
+            FROM plays AS a JOIN plays AS b ON b.game_id = a.game_id AND b.name = ?4
+            WHERE a.name = ?3 AND {_where_kind("a")}""",
+            (game, variant, first, second),
+        ).fetchone()
+        return {
+            "players": [first, second],
+            "games": row[0],
+            "wins": [row[1], row[2]],
+            "shared": row[3],
+            "neither": row[0] - row[1] - row[2] - row[3],
+        }
+
+    def last_games(
+        self, count: int = 10, game: str | None = None, variant: str | None = None
+    ) -> list[dict]:
+        """The newest finished games with their date and winners."""
+        rows = self._db.execute(
+            f"""SELECT g.id, g.ended, g.game, g.variant, g.players,
+                (SELECT json_group_array(json_array(w.seat, w.name)) FROM plays AS w
+                 WHERE w.game_id = g.id AND w.won)
+            FROM games AS g WHERE {_where_kind("g")} ORDER BY g.ended DESC, g.id DESC LIMIT ?3""",
+            (game, variant, count),
+        )
+        return [
+            {
+                "id": i,
+                "ended": e,
+                "game": g,
+                "variant": v,
+                "players": n,
+                "winners": [{"seat": s, "name": w} for s, w in json.loads(winners)],
+            }
+            for i, e, g, v, n, winners in rows
+        ]
+
+    def rows(self) -> list[tuple]:
+        """One row a player of a game, oldest game first: what the CSV export writes."""
+        return self._db.execute(
+            """SELECT g.id, g.ended, g.game, g.variant, g.started, g.demo, p.seat, p.name,
+                p.piece, p.score, p.won, p.breakdown
+            FROM plays AS p JOIN games AS g ON g.id = p.game_id ORDER BY g.id, p.seat"""
+        ).fetchall()

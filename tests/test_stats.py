@@ -1,0 +1,210 @@
+"""Statistics of finished games, on a journal of known games."""
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from stats_helpers import finish, known_games
+
+from firmware_app.cli import main
+from firmware_app.journal import Journal
+from firmware_app.results import csv_text, import_record, score_app_json, write_results
+from firmware_app.stats import Stats
+
+
+@pytest.fixture
+def journal(tmp_path):
+    with Journal(tmp_path / "journal.sqlite") as opened:
+        known_games(opened)
+        yield opened
+
+
+@pytest.fixture
+def stats(journal, tmp_path):
+    with Stats(journal, tmp_path / "stats.sqlite") as opened:
+        assert opened.refresh() == 5
+        yield opened
+
+
+def test_per_game_plays_best_average_length_and_winners(stats):
+    pingwiny = stats.games("pingwiny")
+    assert pingwiny["plays"] == 4
+    assert pingwiny["best_score"] == 30 and pingwiny["best_by"] == "Ala"
+    assert pingwiny["average_score"] == round((20 + 15 + 12 + 18 + 9 + 9 + 4 + 30 + 2) / 9, 1)
+    assert pingwiny["average_minutes"] == 32.5
+    assert pingwiny["winners"] == [("Ala", 3), ("Olek", 2), ("Iza", 0)]
+    assert stats.games("pingwiny", "family")["plays"] == 3
+    assert stats.games("popiel")["winners"] == [("Iza", 1), ("Ala", 0)]
+    assert stats.games()["plays"] == 5
+
+
+def test_a_shared_win_counts_for_each_winner(stats):
+    (shared,) = [g for g in stats.last_games(10) if len(g["winners"]) == 2]
+    assert [w["name"] for w in shared["winners"]] == ["Ala", "Olek"]
+    assert stats.player("Olek")["wins"] == 2
+
+
+def test_per_player_games_wins_rate_scores_favourite_and_last_results(stats):
+    ala = stats.player("Ala")
+    assert (ala["games"], ala["wins"], ala["win_rate"]) == (5, 3, 0.6)
+    assert ala["best_score"] == 31 and ala["average_score"] == round((20 + 12 + 9 + 30 + 31) / 5, 1)
+    assert ala["favourite"] == "rico"
+    assert [r["game"] for r in ala["last"]] == ["popiel"] + ["pingwiny"] * 4
+    assert [r["won"] for r in ala["last"]] == [False, True, True, False, True]
+    family = stats.player("Ala", "pingwiny", "family")
+    assert (family["games"], family["wins"]) == (3, 2)
+    assert stats.player("Iza", "popiel")["favourite"] == "blue"
+
+
+def test_the_last_ten_results_are_the_newest(journal, tmp_path):
+    for n in range(12):
+        finish(journal, ["Ala", "Olek"], ["rico", "skipper"], [n, 0], [0], 30000 + n * 100)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        last = stats.player("Ala")["last"]
+    assert [r["score"] for r in last] == list(range(11, 1, -1))
+
+
+def test_head_to_head_over_the_games_both_played(stats):
+    assert stats.head_to_head("Ala", "Olek") == {
+        "players": ["Ala", "Olek"],
+        "games": 3,
+        "wins": [1, 1],
+        "shared": 1,
+        "neither": 0,
+    }
+    assert stats.head_to_head("Ala", "Iza")["games"] == 2
+    assert stats.head_to_head("Ala", "Iza", "popiel")["wins"] == [0, 1]
+
+
+def test_unnamed_seats_are_nobody_and_abandoned_games_do_not_count(stats):
+    assert stats.players() == ["Ala", "Olek", "Iza"]
+    assert stats.games()["plays"] == 5  # the abandoned and the unfinished game are left out
+    (advanced,) = stats.last_games(10, "pingwiny", "advanced")
+    assert advanced["winners"] == [{"seat": 0, "name": "Ala"}]
+
+
+def test_the_cache_is_kept_incrementally(journal, stats):
+    assert stats.refresh() == 0
+    finish(journal, ["Ala", "Olek"], ["rico", "skipper"], [1, 2], [1], 40000)
+    assert stats.refresh() == 1
+    assert stats.player("Olek")["games"] == 4
+
+
+def test_a_damaged_or_foreign_cache_is_rebuilt_from_the_journal(journal, tmp_path):
+    path = tmp_path / "stats.sqlite"
+    path.write_bytes(b"not a database at all" * 100)
+    with Stats(journal, path) as stats:
+        assert stats.refresh() == 5
+    with Stats(journal, path) as stats:
+        assert stats.refresh() == 0
+
+
+def test_a_replaced_journal_rebuilds_the_cache(journal, tmp_path):
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        stats.refresh()
+    with Journal(tmp_path / "other.sqlite") as other:
+        finish(other, ["Ewa", "Jan"], ["rico", "skipper"], [5, 6], [1], 50)
+        with Stats(other, path) as stats:
+            assert stats.refresh() == 1
+            assert stats.players() == ["Ewa", "Jan"]
+
+
+def test_the_csv_has_one_row_a_player_of_a_game(stats):
+    rows = list(csv.DictReader(io.StringIO(csv_text(stats))))
+    assert len(rows) == 2 + 2 + 3 + 2 + 2
+    first = rows[0]
+    assert (first["game"], first["variant"], first["player"], first["penguin"]) == (
+        "pingwiny", "family", "Ala", "rico",
+    )  # fmt: skip
+    assert (first["score"], first["winner"], first["demo_deck"]) == ("20", "yes", "yes")
+    assert json.loads(first["breakdown"])["figurants"] == 20
+    assert rows[8]["player"] == "Player 2"
+    assert rows[-1]["game"] == "popiel" and rows[-1]["penguin"] == "blue"
+
+
+def test_the_score_app_json_lists_players_games_and_plays(stats):
+    shaped = score_app_json(stats)
+    assert [p["name"] for p in shaped["players"]] == ["Ala", "Olek", "Iza", "Player 2"]
+    assert [g["name"] for g in shaped["games"]] == [
+        "Pingwiny z Madagaskaru (family)",
+        "Pingwiny z Madagaskaru (advanced)",
+        "Król Popiel",
+    ]
+    assert len(shaped["plays"]) == 5
+    first = shaped["plays"][0]
+    assert first["durationMin"] == 30 and first["gameRefId"] == 1
+    assert first["playerScores"] == [
+        {"playerRefId": 1, "score": "20", "winner": True, "seatOrder": 0},
+        {"playerRefId": 2, "score": "15", "winner": False, "seatOrder": 1},
+    ]
+
+
+def played_record(tmp_path: Path) -> Path:
+    """A whole game played on the app and exported: a real record to import."""
+    from firmware_app.autopilot import Autopilot, new_game_script
+    from firmware_app.headless import Headless
+
+    sim = Headless(tmp_path / "box", language="en", seed=3)
+    for line in new_game_script(2):
+        sim.command(line)
+    Autopilot(sim, seed=3).play()
+    sim.app.session.finish(now=sim.app.clock())
+    out = tmp_path / "out"
+    with Stats(sim.journal, tmp_path / "box" / "stats.sqlite") as stats:
+        write_results(sim.journal, stats, out)
+    sim.close()
+    (record,) = out.glob("game-*.json")
+    return record
+
+
+def test_a_record_from_another_box_is_imported_once(tmp_path, capsys):
+    record = played_record(tmp_path)
+    state = tmp_path / "here"
+    assert main(["import", "--state-dir", str(state), str(record)]) == 0
+    assert f"added to {state} as game 1" in capsys.readouterr().out
+    assert main(["import", "--state-dir", str(state), str(record)]) == 1
+    assert f"{record}: already in the journal as game 1" in capsys.readouterr().err
+    with Journal(state / "journal.sqlite") as journal:
+        exported = journal.export(1)
+    assert exported == json.loads(record.read_text(encoding="utf-8"))
+
+
+def test_an_unfinished_or_broken_record_is_refused_by_name(tmp_path):
+    example = Path(__file__).parents[1] / "examples" / "family-3p-seed7.json"
+    record = json.loads(example.read_text(encoding="utf-8"))
+    record["actions"] = record["actions"][:10]
+    unfinished = tmp_path / "half.json"
+    unfinished.write_text(json.dumps(record))
+    broken = tmp_path / "broken.json"
+    broken.write_text("{")
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        for path, reason in ((unfinished, "not finished"), (broken, "not a game record")):
+            with pytest.raises(ValueError, match=f"{path}: .*{reason}"):
+                import_record(journal, path, now=0)
+        assert journal.finished_games() == []
+
+
+def test_stats_and_export_on_the_command_line(journal, tmp_path, capsys):
+    folder = str(tmp_path)
+    assert main(["stats", "--state-dir", folder, "--json"]) == 0
+    overview = json.loads(capsys.readouterr().out)
+    assert overview["games"]["plays"] == 5 and len(overview["players"]) == 3
+    assert main(["stats", "--state-dir", folder, "--player", "Iza", "--game", "popiel"]) == 0
+    assert "Iza: 1 game(s), 1 win(s) (100%)" in capsys.readouterr().out
+    assert main(["stats", "--state-dir", folder, "--player", "Zosia"]) == 1
+    assert "no player 'Zosia'" in capsys.readouterr().err
+    out = tmp_path / "out"
+    assert main(["export", "--state-dir", folder, "--out", str(out)]) == 0
+    assert "5 finished, 1 abandoned game(s) exported" in capsys.readouterr().out
+    assert {p.name for p in out.iterdir()} >= {"results.csv", "results-scorekeeping.json"}
+
+
+def test_a_missing_journal_is_named(tmp_path, capsys):
+    assert main(["stats", "--state-dir", str(tmp_path / "nowhere")]) == 1
+    assert capsys.readouterr().err == (
+        f"tableside: {tmp_path / 'nowhere'}: no journal in that folder, nothing to show\n"
+    )
