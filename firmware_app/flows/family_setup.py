@@ -6,7 +6,9 @@ from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
+from rules.record import RecordError
 
 
 class Wizard:
@@ -102,7 +104,13 @@ class Wizard:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
+        try:
+            app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
+        except RecordError as error:  # the engine refuses this setup: say why, start nothing
+            cause = error.__cause__
+            reason = app.t.refusal(cause) if isinstance(cause, RulesError) else str(error)
+            app.notice(app.t("Not allowed"), [reason])
+            return
         app.show_game()
         for title, lines in reversed(self.pages()):
             app.notice(title, lines)
