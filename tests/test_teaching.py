@@ -31,9 +31,12 @@ def own_game(tmp_path, language="en", seed=1, folder="state") -> Headless:
 
 
 def answer_mix(sim) -> None:
-    """OK on each colour: the suggested counts add up to 104."""
+    """OK on each colour: the suggested counts add up to 104; then the seats' first answers."""
     while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
         sim.press("ok")
+    seats = [sim.app.t(title) for title in ("Names", "Penguins", "First player")]
+    while isinstance(sim.app.top, Menu) and sim.app.top.title in seats:
+        sim.press("ok")  # no names, the app deals and picks who starts
 
 
 def teachers_asked(sim) -> list[str]:

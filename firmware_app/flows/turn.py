@@ -337,6 +337,8 @@ def card_line(app, card: str) -> str:
     cost = " ".join(
         (f"{n}" if n > 1 else "") + t.initial(COLOURS[c]) for c, n in enumerate(figurant.cost) if n
     )
+    if figurant.points is None:  # points the table will teach at the score sheet
+        return f"{figurant.name} {cost} · ?"
     return f"{figurant.name} {cost} · " + t.plural("{n} pt", "{n} pts", figurant.points)
 
 
