@@ -60,17 +60,26 @@ class App:
         self.seed = seeds
         self.owner_catalogue = owner_catalogue
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
-        defaults = {**DEFAULTS, **(defaults or {}), "language": language}
-        self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
-        self.settings.update(overrides or {})
-        self.language = self.settings["language"]
-        self.t = Translator(self.language)
+        self._defaults = {**DEFAULTS, **(defaults or {}), "language": language}
+        self._overrides = overrides or {}
         self.reader_name = reader_name
         self.stack: list[Screen] = []
         self.handoffs = 0  # turns passed since the start, for the buzzer's chirp
         self.cursors: dict[str, str] = {}  # a remembering menu's name -> the label chosen last
-        self.session: Session | None = Session.resume(journal)
         self._back_was_long = False
+        self.reload()
+
+    def reload(self) -> None:
+        """Settings, tags and the game in play from the journal, then the home menu.
+
+        Run at the start, and again after a restore has replaced the journal's contents.
+        """
+        journal = self.journal
+        self.settings = {k: journal.get_setting(k, v) for k, v in self._defaults.items()}
+        self.settings.update(self._overrides)
+        self.language = self.settings["language"]
+        self.t = Translator(self.language)
+        self.session: Session | None = Session.resume(journal)
         self.home()
 
     # ----------------------------------------------------------- catalogue
@@ -169,8 +178,12 @@ class App:
 
     # ---------------------------------------------------------------- game
 
-    def act(self, action: str) -> bool:
-        """Play one rules action; show what the table must do, or why not."""
+    def act(self, action: str, steps: str | None = None) -> bool:
+        """Play one rules action; show what the table must do, or why not.
+
+        With ``steps`` (a virtual player's name) each thing the table must do is
+        a screen of its own under that title, each waiting for OK.
+        """
         before = self.session.state
         try:
             events = self.session.act(action, now=self.clock())
@@ -179,7 +192,7 @@ class App:
             self.notice(self.t("Not allowed"), [self.t.refusal(error, self.session)])
             return False
         LOG.info("action %s", action)
-        self.show_game(events, before)
+        self.show_game(events, steps, before)
         return True
 
     def resume(self, game_id: int) -> None:
@@ -189,20 +202,27 @@ class App:
         LOG.info("resume game %d", game_id)
         self.show_game()
 
-    def show_game(self, events: list[dict] | None = None, before=None) -> None:
+    def show_game(
+        self, events: list[dict] | None = None, steps: str | None = None, before=None
+    ) -> None:
         """The game's current screen, with what the last action asks of the table.
 
         When the action passed the turn, the notice is the hand-off: its title
         names the next player (see ``hand_off`` of each game's turn screens).
         """
+        from firmware_app.flows.virtual import turn_or_virtual
+
         session = self.session
         screens = GAMES[session.key]
-        self.reset(screens.end(self) if session.over else screens.turn(self))
+        self.reset(screens.end(self) if session.over else turn_or_virtual(self, screens.turn))
         from firmware_app.flows.teach import ask
 
         ask(self)
         lines = screens.events(self.t, session.game, events or [])
-        if before is not None and not session.over and session.state.current != before.current:
+        if lines and steps:
+            for line in reversed(lines):
+                self.notice(steps, [line])
+        elif before is not None and not session.over and session.state.current != before.current:
             screens.hand_off(self, lines)
         elif lines:
             self.notice(self.t("At the table"), lines)
@@ -236,4 +256,4 @@ class App:
         if events is None:
             self.notice(self.t("Redo"), [self.t("Nothing to redo.")])
             return
-        self.show_game(events, before)
+        self.show_game(events, before=before)

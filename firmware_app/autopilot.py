@@ -16,6 +16,7 @@ from firmware_app.flows.teach import CostEntry
 from firmware_app.flows.turn import TurnMenu
 from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
+from rules.pingwiny.options import LEVELS
 
 
 class Autopilot:
@@ -106,8 +107,16 @@ class Autopilot:
                 return
 
 
-def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
-    """Button presses from the start screen to the first turn with app randomness."""
+def new_game_script(players: int = 2, demo: bool = True, virtual: str | None = None) -> list[str]:
+    """Button presses from the start screen to the first turn with app randomness.
+
+    With ``virtual`` (a level) the box plays every seat at that level.
+    """
+    if virtual is None:
+        seats = ["press ok"]  # everyone plays at the table
+    else:
+        down = 1 + LEVELS.index(virtual)  # past "Plays at the table"
+        seats = ["press down", "press ok"] + [f"press down {down}", "press ok"] * players
     return [
         "press ok",
         "press ok",
@@ -121,4 +130,5 @@ def new_game_script(players: int = 2, demo: bool = True) -> list[str]:
         "press ok",  # no names
         "press ok",  # the app deals the penguins
         "press ok",  # the app draws the first player
+        *seats,
     ]

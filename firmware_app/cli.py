@@ -153,24 +153,21 @@ def cmd_catalogue_check(args: argparse.Namespace) -> int:
 
 
 def cmd_selfplay(args: argparse.Namespace) -> int:
-    """Play a whole game of random legal moves on the demo deck; write its record."""
+    """A whole game of normal-level virtual players on the demo deck; write its record."""
     import json
-    import random
 
     from firmware_app import catalogue_files
     from rules.pingwiny.options import Options
+    from rules.players import play
     from rules.record import VARIANTS, new_record
 
     catalogue = catalogue_files.load([], demo=True)
-    options = Options(players=args.players, seed=args.seed, short=args.short)
+    seats = ("normal",) * args.players
+    options = Options(players=args.players, seed=args.seed, short=args.short, virtual=seats)
     game = VARIANTS["pingwiny", args.variant](catalogue, options)
     record = new_record("pingwiny", args.variant, options, catalogue)
-    chooser = random.Random(args.seed)
-    state = game.new_state()
-    while state.phase != "over":
-        action = chooser.choice(game.legal_actions(state))
-        state, _ = game.apply(state, action)
-        record["actions"].append(str(action))
+    actions, _ = play(game, game.new_state(), seats, args.seed)
+    record["actions"] = [str(action) for action in actions]
     text = json.dumps(record, ensure_ascii=False, indent=1) + "\n"
     if args.out:
         _write_text(args.out, text)
@@ -242,6 +239,13 @@ def cmd_journal(args: argparse.Namespace) -> int:
     from firmware_app import results_cli
 
     return getattr(results_cli, f"cmd_{args.command}")(args)
+
+
+def cmd_backup(args: argparse.Namespace) -> int:
+    """``backup`` and ``restore`` of the whole state."""
+    from firmware_app import backup_cli
+
+    return getattr(backup_cli, f"cmd_{args.command}")(args)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -326,7 +330,20 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("records", nargs="+", help="game record files")
     p.set_defaults(run=cmd_journal)
 
-    p = sub.add_parser("selfplay", help="a random legal game on the demo deck, as a record")
+    p = sub.add_parser("backup", help="back up the journal and the owner's catalogue")
+    add_arguments(p)
+    p.add_argument("--to", required=True, help="the folder to make the backup's folder in")
+    p.set_defaults(run=cmd_backup)
+
+    p = sub.add_parser("restore", help="replace the box's state by a backup (kept aside)")
+    add_arguments(p)
+    p.add_argument("--from", dest="source", required=True, help="a backup or a folder of them")
+    p.add_argument("--yes", action="store_true", help="replace without asking")
+    p.set_defaults(run=cmd_backup)
+
+    p = sub.add_parser(
+        "selfplay", help="a game of normal-level virtual players on the demo deck, as a record"
+    )
     p.add_argument("--players", type=int, default=3)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--short", action="store_true")

@@ -1,12 +1,13 @@
 """The demo GIF: a whole game on the demo deck, as the panel showed it.
 
 ``tableside demo --gif FILE`` plays a game from the start screen to the
-score sheet and the chart of the scores by round, with the autopilot on
-``hw``'s fakes, keeps every frame the fake panel received, and writes them
-as an animated GIF with Pillow alone (luma.emulator's GIF device needs
-pygame). Each frame is the panel scaled up with sharp pixels, lit pixels on
-a dark panel, in a bezel, with a caption bar that says the cards are the
-made-up demo deck.
+score sheet and the chart of the scores by round on ``hw``'s fakes, every
+seat a virtual player at the normal level (the autopilot presses OK on each
+step it tells the table), keeps every frame the fake panel received, and
+writes them as an animated GIF with Pillow alone (luma.emulator's GIF device
+needs pygame). Each frame is the panel scaled up with sharp pixels, lit
+pixels on a dark panel, in a bezel, with a caption bar that says the cards
+are the made-up demo deck.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:
@@ -36,6 +37,7 @@ from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Menu, Notice, Screen
 from rules.pingwiny.options import Options
 
+DEMO_LEVEL = "normal"  # the box plays every seat, as a family would see a sensible game
 SCALE = 3  # panel pixels to GIF pixels
 BEZEL = 16  # GIF pixels of frame around the panel
 CAPTION_SCALE = 2
@@ -101,7 +103,7 @@ def play_demo(players: int, seed: int) -> tuple[list[Shot], str]:
         sim = Headless(Path(folder), seed=seed)
         shots = _record(sim)
         try:
-            for line in new_game_script(players):
+            for line in new_game_script(players, virtual=DEMO_LEVEL):
                 sim.command(line)
             Autopilot(sim, seed).play()
             _read_score_sheet(sim)

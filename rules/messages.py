@@ -363,6 +363,10 @@ MESSAGES = {
         "en": "Give exactly {players} player names.",
         "pl": "Podaj dokładnie tyle imion graczy: {players}.",
     },
+    "setup.virtual": {
+        "en": "Give {players} seats, each a person or a level: easy, normal or strong.",
+        "pl": "Podaj {players} miejsca, każde: osoba albo poziom easy, normal lub strong.",
+    },
     "setup.unknown_option": {
         "en": "Unknown option '{option}'.",
         "pl": "Nieznana opcja „{option}”.",

@@ -44,7 +44,7 @@ def start_advanced(sim, players=2, table=False) -> None:
         sim.press("ok")
     sim.press("down")  # the demo deck
     sim.press("ok")
-    sim.press("ok", 3)  # the seats: no names, the app deals, the app draws
+    sim.press("ok", 4)  # the seats: no names, the app deals, the app draws, no virtual players
 
 
 def read_setup(sim) -> list[str]:

@@ -26,7 +26,7 @@ def start_demo_game(sim, players=2, bag_table=False, deck_table=False):
     assert "Demo deck (made up)" in sim.screen
     sim.press("down")
     sim.press("ok")
-    sim.press("ok", 3)  # the seats: no names, the app deals, the app draws
+    sim.press("ok", 4)  # the seats: no names, the app deals, the app draws, no virtual players
 
 
 def test_start_screen_offers_a_new_game(sim):

@@ -68,7 +68,7 @@ def short_game(table: bool) -> tuple[str, ...]:
         "press ok",  # the app shuffles cards, or we shuffle real cards
         "press down",
         "press ok",  # demo deck
-        "press ok 3",  # the seats: no names, the app deals, the app draws
+        "press ok 4",  # the seats: no names, the app deals, the app draws, no virtual players
     )
 
 

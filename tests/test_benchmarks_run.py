@@ -73,6 +73,32 @@ def test_presses_prints_one_object_per_game_and_build():
         assert result["presses_per_turn_median"] <= result["presses_per_turn_p90"]
 
 
+def test_players_prints_a_pairing_and_each_levels_move_times():
+    path = BENCHMARKS / "players.py"
+    done = subprocess.run(
+        [sys.executable, str(path), "--json", "--games", "2", "--variant", "family"]
+        + ["--pairing", "normal-vs-greedy"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    pairing, *levels = [json.loads(line) for line in done.stdout.splitlines()]
+    docstring = path.read_text(encoding="utf-8").split('"""')[1]
+    for result in (pairing, *levels):
+        assert [key for key in result if f"``{key}``" not in docstring] == []
+    assert (pairing["variant"], pairing["pairing"], pairing["games"]) == (
+        "family",
+        "normal-vs-greedy",
+        2,
+    )
+    assert 0 <= pairing["win_rate"] <= 1
+    assert {row["level"] for row in levels} == {"normal", "easy"}
+    for row in levels:
+        assert row["move_ms_p50"] <= row["move_ms_p95"]
+
+
 def test_stats_times_each_statistics_screen_over_a_journal_of_games():
     result = run("stats.py", "--games", "30", "--runs", "3")
     assert result["games"] == 30

@@ -89,7 +89,7 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_the_scores_by_ro
     """The same seed plays the same game; its score sheet and chart, drawn by the app, end it."""
     sim = Headless(tmp_path / "again", seed=1)
     try:
-        for line in new_game_script(2):
+        for line in new_game_script(2, virtual=demo.DEMO_LEVEL):
             sim.command(line)
         Autopilot(sim, 1).play()
         sheet = score_pages(sim.app, final=True)

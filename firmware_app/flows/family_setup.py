@@ -1,6 +1,9 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
+import logging
+
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
+from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
 from firmware_app.session import Session
 from firmware_app.table_text import counted, penguin_name
@@ -8,7 +11,8 @@ from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
-from rules.record import RecordError
+
+LOG = logging.getLogger("tableside.setup")
 
 
 class Wizard:
@@ -76,10 +80,15 @@ class Wizard:
 
         def dealt(penguins, seats: list[str]) -> None:
             self.choices["penguins"] = penguins
-            ask_first(app, seats, t("Rulebook: who last visited a zoo starts."), drawn)
+            hint = t("Rulebook: who last visited a zoo starts.")
+            ask_first(app, seats, hint, lambda first: drawn(first, seats))
 
-        def drawn(first: int | None) -> None:
+        def drawn(first: int | None, seats: list[str]) -> None:
             self.choices["first"] = first
+            ask_virtual(app, seats, lambda virtual: seated(virtual))
+
+        def seated(virtual) -> None:
+            self.choices["virtual"] = virtual
             self.begin(catalogue)
 
         ask_names(app, count, named)
@@ -95,6 +104,7 @@ class Wizard:
             names=c["names"],
             penguins=c["penguins"],
             first=c["first"],
+            virtual=c["virtual"],
         )
 
     def pages(self) -> list[tuple[str, list[str]]]:
@@ -106,10 +116,9 @@ class Wizard:
         options = self.options(app.seed())
         try:
             app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
-        except RecordError as error:  # the engine refuses this setup: say why, start nothing
-            cause = error.__cause__
-            reason = app.t.refusal(cause) if isinstance(cause, RulesError) else str(error)
-            app.notice(app.t("Not allowed"), [reason])
+        except RulesError as error:
+            LOG.info("setup refused: %s", error.text("en"))
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
             return
         app.show_game()
         for title, lines in reversed(self.pages()):

@@ -7,6 +7,8 @@ app answers with what the table must do: move the pawn to a track space
 take a tile from the draw spaces and refill them.
 """
 
+from dataclasses import replace
+
 from firmware_app import catalogue_files
 from firmware_app.flows.end import end_game, finish
 from firmware_app.flows.score_chart import score_chart_screen
@@ -63,7 +65,11 @@ class PopielWizard:
     def players(self) -> Menu:
         t = self.t
         options = [(t.plural("{n} player", "{n} players", n), n) for n in (2, 3, 4, 5)]
-        return self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
+        menu = self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
+        # Where a table looks for a seat the box could play, it learns why there is none.
+        note = t("No virtual players: the rulebook does not print the tower's shape.")
+        menu.items = [replace(item, detail=note) for item in menu.items]
+        return menu
 
     def box(self) -> Menu:
         t = self.t

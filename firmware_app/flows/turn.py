@@ -167,6 +167,7 @@ def refusal(app, game, state, action: str) -> str:
 
 
 EXTRAS = (
+    "Hint",
     "Score so far",
     "Table status",
     "Help",
@@ -184,9 +185,11 @@ def extras(app) -> list[Item]:
     from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
     from firmware_app.flows.settings import settings_menu
+    from firmware_app.flows.virtual import hint
 
     t = app.t
     runs = (
+        lambda: hint(app),
         lambda: app.push(score_pages(app, final=False)),
         lambda: app.notice(t("Table"), status_lines(app)),
         lambda: app.push(help_menu(app)),
@@ -357,6 +360,12 @@ def payment_label(t, action) -> str:
         return t("Without grey")
     colours = action[3].partition("=")[2].split("+")
     return t("Grey for {colours}", colours=counted(t, colours))
+
+
+def exchange_label(t, notation: str) -> str:
+    """``2× white → red``: an exchange in words."""
+    give, get = exchange.PARSED[notation]
+    return f"{counted(t, _named(give))} → {counted(t, _named(get))}"
 
 
 def on_card(app, card: str) -> None:

@@ -5,6 +5,7 @@ from dataclasses import asdict, dataclass
 from rules.errors import SetupError
 
 SOURCES = ("app", "table")
+LEVELS = ("easy", "normal", "strong")  # a virtual player's levels (``rules.players``)
 
 
 @dataclass(frozen=True)
@@ -13,7 +14,9 @@ class Options:
 
     ``penguins``, ``first`` and ``deck_order`` pin what the app would otherwise
     deal at random, for a table that dealt for real or a test that needs a
-    known game.
+    known game. ``virtual`` gives, by seat, the level of a virtual player
+    (``"easy"``, ``"normal"``, ``"strong"``) or None for a person; the record
+    keeps it, so a replay knows which seats the box played.
     """
 
     players: int
@@ -27,6 +30,7 @@ class Options:
     names: tuple[str, ...] | None = None
     die: str = "app"  # advanced variant: who rolls Officer X's die
     layout: tuple[str, ...] | None = None  # advanced variant: the nine tiles, row by row
+    virtual: tuple[str | None, ...] | None = None  # by seat: a virtual player's level, or None
 
     def __post_init__(self) -> None:
         if not 2 <= self.players <= 4:
@@ -38,6 +42,11 @@ class Options:
             raise SetupError("setup.first", first=self.first)
         if self.names is not None and len(self.names) != self.players:
             raise SetupError("setup.names", players=self.players)
+        if self.virtual is not None and (
+            len(self.virtual) != self.players
+            or any(level is not None and level not in LEVELS for level in self.virtual)
+        ):
+            raise SetupError("setup.virtual", players=self.players)
 
     def to_json(self) -> dict:
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}

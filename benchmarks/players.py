@@ -1,0 +1,150 @@
+"""Strength and speed of the virtual players: seeded 2-player games on the demo deck.
+
+Each pairing (``strong-vs-random``, ``strong-vs-greedy``, ``normal-vs-greedy``;
+greedy is the easy level) plays ``--games`` games per variant (family and
+advanced), seat 1 and seat 2 swapped every other game, the app as the bag,
+the deck and the die. A game's seed sets the deal and every sample seed of
+the players, so a run gives the same games again (the times differ).
+
+``--seconds S`` stops a pairing once it has played for S seconds (whole
+pairs of games only), for a machine too slow or too busy for the full run:
+the output says how many games were played.
+
+``--json`` prints one JSON object per line. Per pairing: ``variant``,
+``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
+level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped
+after 20 000 actions, left out of the rates), ``score`` and ``tokens_left``
+(the average final total and tokens still held, by level), ``seconds``.
+Then per level and variant: ``level``, ``variant``, ``moves`` (decisions
+timed), ``move_ms_p50``, ``move_ms_p95``, ``move_ms_max`` (wall clock: what a
+table waits), ``cpu_ms_p50``, ``cpu_ms_p95`` (the process's own time: what a
+move costs on a machine shared with other work), ``nodes_per_second`` (engine
+states the search generated per second of its CPU time; 0 for the levels
+that do not search). Every object also names ``python`` and
+``machine``.
+
+    python benchmarks/players.py [--games N] [--variant family|advanced] [--seconds S] [--json]
+"""
+
+import argparse
+import time
+from collections import defaultdict
+
+from report import report
+
+from firmware_app.catalogue_files import load
+from rules.pingwiny.options import Options
+from rules.players import play
+from rules.record import VARIANTS
+
+LIMIT = 20_000  # actions: a game still going after this many is counted unfinished
+PAIRINGS = {
+    "strong-vs-random": ("strong", "random"),
+    "strong-vs-greedy": ("strong", "easy"),
+    "normal-vs-greedy": ("normal", "easy"),
+}
+
+
+class Timings:
+    """Each level's move times and nodes, across every game of a run."""
+
+    def __init__(self) -> None:
+        self.ms: dict[tuple[str, str], list[float]] = defaultdict(list)
+        self.cpu_ms: dict[tuple[str, str], list[float]] = defaultdict(list)
+        self.nodes: dict[tuple[str, str], int] = defaultdict(int)
+
+    def timer(self, variant: str):
+        def on_move(seat, level, think):
+            started, cpu = time.perf_counter(), time.process_time()
+            choice = think()
+            self.ms[variant, level].append((time.perf_counter() - started) * 1000)
+            self.cpu_ms[variant, level].append((time.process_time() - cpu) * 1000)
+            self.nodes[variant, level] += choice.nodes
+            return choice
+
+        return on_move
+
+    def rows(self) -> list[dict]:
+        rows = []
+        for (variant, level), ms in sorted(self.ms.items()):
+            ms, cpu = sorted(ms), sorted(self.cpu_ms[variant, level])
+            seconds = sum(cpu) / 1000
+            rows.append(
+                {
+                    "level": level,
+                    "variant": variant,
+                    "moves": len(ms),
+                    "move_ms_p50": _at(ms, 0.5),
+                    "move_ms_p95": _at(ms, 0.95),
+                    "move_ms_max": round(ms[-1], 2),
+                    "cpu_ms_p50": _at(cpu, 0.5),
+                    "cpu_ms_p95": _at(cpu, 0.95),
+                    "nodes_per_second": round(self.nodes[variant, level] / seconds)
+                    if seconds
+                    else 0,
+                }
+            )
+        return rows
+
+
+def _at(ordered: list[float], share: float) -> float:
+    return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2)
+
+
+def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Timings) -> dict:
+    first, second = PAIRINGS[name]
+    won = shared = played = unfinished = 0
+    score, tokens = defaultdict(int), defaultdict(int)
+    started = time.perf_counter()
+    for seed in range(1, games + 1):
+        if seconds is not None and seed % 2 == 1 and time.perf_counter() - started > seconds:
+            break
+        levels = (first, second) if seed % 2 else (second, first)
+        game = VARIANTS["pingwiny", variant](catalogue, Options(players=2, seed=seed))
+        _, end = play(game, game.new_state(), levels, seed, timings.timer(variant), limit=LIMIT)
+        if end.phase != "over":
+            unfinished += 1
+            continue
+        sheet = game.score(end)
+        for seat, line in enumerate(sheet.lines):
+            score[levels[seat]] += line.total
+            tokens[levels[seat]] += sum(end.players[seat].tokens)
+        mine = levels.index(first)
+        if sheet.winners == (mine,):
+            won += 1
+        elif mine in sheet.winners:
+            shared += 1
+        played += 1
+    return {
+        "variant": variant,
+        "pairing": name,
+        "games": played,
+        "unfinished": unfinished,
+        "win_rate": round(won / played, 3),
+        "shared_rate": round(shared / played, 3),
+        "score": {level: round(score[level] / played, 2) for level in (first, second)},
+        "tokens_left": {level: round(tokens[level] / played, 2) for level in (first, second)},
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--variant", choices=["family", "advanced"], action="append")
+    parser.add_argument("--pairing", choices=sorted(PAIRINGS), action="append")
+    parser.add_argument("--seconds", type=float)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    catalogue = load([], demo=True)
+    timings = Timings()
+    for variant in args.variant or ["family", "advanced"]:
+        for name in args.pairing or list(PAIRINGS):
+            result = pairing(catalogue, variant, name, args.games, args.seconds, timings)
+            report(result, args.json)
+    for row in timings.rows():
+        report(row, args.json)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""How good a position is for a player: the score sheet now, plus what the hand may still become.
+
+A search that stops before the end of the game needs a value for where it
+stopped. The score sheet gives most of it (cards, penguin bonus, missions,
+the penalty of one point per token held), but early in the game a token is
+not yet a penalty: it is on its way into a card. So the value adds back, for
+each token, how likely it is still to be spent (``token_worth``: near 1
+while many rounds are left, falling to 0 in the last one), and a little for
+how close the hand is to the best face-up card (``fit``) and the held
+missions to their next step. All of it fades as the end comes, so a player
+who thinks with it ends the game with an empty hand (and comes back if a
+game drags on past its usual length: ``overtime``).
+
+``outlook`` compares the player with the best of the others: a search for
+the lead, not for points alone.
+"""
+
+from rules.colours import GREY
+from rules.pingwiny.advanced_locations import SUPPLY
+from rules.pingwiny.advanced_scoring import score_seat
+from rules.pingwiny.scoring import score_line
+
+ROUNDS_AT_FULL_WORTH = 3.0  # rounds left from which a token is worth its full penalty back
+TOKEN_WORTH = 0.95
+FIT_WEIGHT = 0.6  # below 1: holding a card's cost is worth less than buying it
+MISSION_WEIGHT = 0.5
+CARDS_PER_TURN = 0.7  # figurants a turn takes from the deck, about, in both variants
+OFFICER_HITS_PER_TURN = 0.35  # Officer X markers a turn lays, about (advanced)
+MARKERS = 8
+FAMILY_FETCH = 0.5  # a missing token on its supply tile counts half as held (family)
+ACTION_DISCOUNT = 0.85  # advanced: a card's worth kept per action still needed to buy it
+HQ = 4
+SUPPLY_TILES = {c: location for location, c in SUPPLY.items()}
+STEPS = tuple(tuple(abs(a // 3 - b // 3) + abs(a % 3 - b % 3) for b in range(9)) for a in range(9))
+
+
+def rounds_left(game, s) -> float:
+    """About how many more turns each player gets: the deck runs out, or Officer X closes in."""
+    if s.phase == "over":
+        return 0.0
+    if s.last_round:
+        return 0.5
+    turns = s.deck_size / CARDS_PER_TURN
+    markers = getattr(s, "markers", None)
+    if markers is not None:
+        turns = min(turns, (MARKERS - len(markers)) / OFFICER_HITS_PER_TURN)
+    return turns / game.n
+
+
+def overtime(game, s) -> float:
+    """Rounds played beyond what a whole game takes, about.
+
+    Tokens lose their worth as the deck runs low, so that a player empties
+    the hand; but if every player then avoids tokens, nobody can buy and the
+    deck stops running down. Past a game's usual length the tokens regain
+    their worth, which brings the buying, and the end, back.
+    """
+    usual = len(game.cards.deck) / CARDS_PER_TURN
+    return max(0.0, s.turns - usual) / game.n
+
+
+def sheet_line(game, s, p: int):
+    """The line the score sheet would give player ``p`` now."""
+    seat = s.players[p]
+    if game.variant == "advanced":
+        return score_seat(game.cards, p, seat)
+    return score_line(game.cards, p, seat.penguin, seat.figurants, seat.mission, sum(seat.tokens))
+
+
+def value(game, s, p: int, rounds: float | None = None) -> float:
+    """The sheet's total for ``p`` plus the worth of the hand and missions still in play."""
+    line = sheet_line(game, s, p)
+    rounds = rounds_left(game, s) if rounds is None else rounds
+    if rounds <= 0:
+        return float(line.total)
+    fade = min(1.0, max(rounds, overtime(game, s)) / ROUNDS_AT_FULL_WORTH)
+    seat = s.players[p]
+    worth = -TOKEN_WORTH * fade * line.penalty  # a protected hand has no penalty to win back
+    return (
+        line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
+    )
+
+
+def fit(game, s, seat) -> float:
+    """How near the hand is to the best face-up card (see ``share`` and ``effort``)."""
+    if game.variant == "advanced":
+        return max((effort(game, s, seat, card) for card in s.faceup if card), default=0.0)
+    return max((share(game, s, seat.tokens, card) for card in s.faceup if card), default=0.0)
+
+
+def _short(cost, hand) -> tuple[list[int], int]:
+    """Tokens missing for ``cost`` by colour once spare greys stand in, and the greys missing."""
+    missing = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
+    spare = hand[GREY] - cost[GREY]
+    for c in range(7):
+        while spare > 0 and missing[c]:
+            missing[c] -= 1
+            spare -= 1
+    return missing, max(0, -spare)
+
+
+def share(game, s, hand, card: str) -> float:
+    """Family: the card's points times the square of the share of its cost in hand, a
+    token on the supply tiles (one visit away) counting half."""
+    f = game.cards.figurants[card]
+    missing, greys = _short(f.cost, hand)
+    held = sum(f.cost) - sum(missing) - greys
+    held += sum(min(missing[c], s.board[c]) for c in SUPPLY.values()) * FAMILY_FETCH
+    ratio = held / sum(f.cost)
+    return ratio * ratio * f.points
+
+
+def effort(game, s, seat, card: str) -> float:
+    """Advanced: the card's points, less for every action still needed to buy it.
+
+    The actions: walk to each supply tile with a missing colour and take its
+    tokens (two at a time), rummage for the colours only the bag gives (as
+    often as it takes on average), walk to Headquarters, buy.
+    """
+    f = game.cards.figurants[card]
+    missing, greys = _short(f.cost, seat.tokens)
+    if greys:
+        return 0.0
+    actions, here = 1.0, seat.square
+    bag = sum(s.bag)
+    for c in range(7):
+        if not missing[c]:
+            continue
+        tile = SUPPLY_TILES.get(c)
+        if tile is not None and s.board[c] >= missing[c]:
+            there = s.layout.index(tile)
+            actions += STEPS[here][there] + (missing[c] + 1) // 2
+            here = there
+        elif s.bag[c]:
+            actions += missing[c] * bag / s.bag[c]
+        else:
+            return 0.0
+    actions += STEPS[here][HQ]
+    return f.points * ACTION_DISCOUNT**actions
+
+
+def missions_ahead(game, seat) -> float:
+    """Half the points of each held mission's next step, by how far towards it the cards are."""
+    held = seat.mission if game.variant == "family" else None
+    missions = (held,) if held else getattr(seat, "missions", ())
+    if not missions:
+        return 0.0
+    cards = seat.figurants + getattr(seat, "discarded", ())
+    figurants = game.cards.figurants
+    total = 0.0
+    for mission in missions:
+        m = game.cards.missions[mission]
+        count = sum(1 for f in cards if figurants[f].type == m.type)
+        now = m.points_for(count)
+        for at_least, points in m.scoring:
+            if points > now:
+                total += MISSION_WEIGHT * (points - now) * count / at_least
+                break
+    return total
+
+
+def outlook(game, s, p: int) -> float:
+    """``p``'s value less the best other player's: what a search for the win maximises."""
+    rounds = rounds_left(game, s)
+    mine = value(game, s, p, rounds)
+    others = max(value(game, s, q, rounds) for q in range(game.n) if q != p)
+    return mine - others

@@ -1,0 +1,60 @@
+"""What a player at the table knows, and one world consistent with it.
+
+A virtual player must not read what the table cannot see: the order of the
+figurant and mission decks and the future draws from the bag and the die.
+Everything else is public: what lies face up, every player's tokens, cards
+and missions, the board, and the bag's contents (the token mix less every
+token out of the bag, which is what the state's ``bag`` counts hold).
+
+``sample`` returns a copy of the state in which the hidden part is drawn
+afresh from a sample seed: the cards of each deck, sorted so their true
+order leaves no trace, are shuffled into a new order, and the random source
+is replaced. The search thinks only about such samples, so its choice is the
+same whatever the real deck order is (the no-peeking test holds it to that).
+One thing the table could know is given up on purpose: that the cards a Zoo
+gate visit put under the deck lie at its bottom. The sample shuffles the
+whole deck, which makes the player a little weaker and never better informed.
+
+The search plays the sampled worlds with the app as the bag, the deck and the
+die (``app_random``), whoever is random at the real table: the chance in an
+action is then drawn inside ``apply`` from the sample's seed.
+"""
+
+import copy
+
+from rules import rng
+
+# Decks of each variant's state: the figurant deck, and the advanced mission deck.
+DECKS = ("deck", "mission_deck")
+
+
+def sample(state, seed: int):
+    """A copy of ``state`` with the deck orders and the random source drawn from ``seed``."""
+    s = state.copy()
+    seed = rng.seed_state(seed)
+    for name in DECKS:
+        deck = getattr(s, name, None)
+        if deck is None:
+            continue
+        cards = tuple(sorted(card for group in deck for card in group))
+        seed, order = rng.shuffled(seed, cards)
+        setattr(s, name, tuple((card,) for card in order))
+    s.rng, _ = rng.next_u64(seed)
+    return s
+
+
+def app_random(game):
+    """The same game with the app drawing, shuffling and rolling, for the search's worlds."""
+    if game.app_bag and game.app_deck and getattr(game, "app_die", True):
+        return game
+    search = copy.copy(game)
+    search.app_bag = search.app_deck = search.app_die = True
+    return search
+
+
+def seeds(seed: int):
+    """An endless stream of sample seeds derived from one seed."""
+    state = rng.seed_state(seed ^ 0x5EED_0F_7AB1E5)
+    while True:
+        state, value = rng.next_u64(state)
+        yield value

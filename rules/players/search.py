@@ -1,0 +1,131 @@
+"""Choosing a move: a one-move greedy player, and a sampled tree search over the whole turn.
+
+**Greedy** (the easy level) plays every legal action once in one sampled
+world and keeps the one whose position ``evaluation.outlook`` likes best.
+
+**Search** (the normal and strong levels) is information-set Monte Carlo
+tree search in the manner of OpenSpiel's ``ismcts.py``: one tree over the
+actions of the player's own turn, shared by every sample; each iteration
+draws a new world (``sampling.sample``), walks down the tree choosing by UCB
+among the actions legal in that world (counting each action's availability,
+since what is legal differs between worlds), and at the first node it has
+not been to before plays every action once and backs up the best of their
+values. The walk stops where the player's turn ends, and there the position
+is valued by ``outlook`` (the score sheet now plus the hand's worth, less
+the best other player's) instead of by playing the game out.
+
+Why a cut-off and not playouts: a random playout of a whole game is about
+five hundred engine steps; at the one or two thousand steps a second that a
+Zero 2 W manages, a single playout would take the move's whole budget. The
+turn's end is where the points of a plan are known (a figurant bought, the
+two tokens drawn or not), and ``benchmarks/players.py`` measures what this
+costs and wins. The budget is counted in engine states generated (nodes),
+so a seed and a node budget always give the same move; a clock, passed in
+with a deadline, can stop the thinking earlier.
+"""
+
+import math
+import random
+from typing import NamedTuple
+
+from rules.players.evaluation import outlook
+from rules.players.sampling import app_random, sample, seeds
+
+EXPLORATION = 1.0  # UCB's constant, in points: values are score differences
+
+
+class Choice(NamedTuple):
+    """A chosen action, with how much thinking went into it."""
+
+    action: object
+    nodes: int  # engine states the search generated
+    iterations: int
+    value: float  # the position's value after it, as the search saw it
+
+
+class _Edge:
+    __slots__ = ("prior", "visits", "total", "available", "child")
+
+    def __init__(self, prior: float) -> None:
+        self.prior, self.visits, self.total, self.available = prior, 0, 0.0, 0
+        self.child: dict | None = None
+
+    def mean(self) -> float:
+        return (self.prior + self.total) / (1 + self.visits)
+
+
+def greedy(game, state, seed: int) -> Choice:
+    """The action whose position values best one move ahead, in one sampled world."""
+    sim = app_random(game)
+    me = state.current
+    world = sample(state, next(seeds(seed)))
+    legal = sim.legal_actions(world)
+    ties = random.Random(seed)
+    best, best_value = None, -math.inf
+    for action in legal:
+        after, _ = sim.apply(world, action)
+        v = outlook(sim, after, me) + ties.random() * 1e-6
+        if v > best_value:
+            best, best_value = action, v
+    return Choice(best, len(legal), 1, best_value)
+
+
+def search(game, state, seed: int, nodes: int, deadline: float | None = None, clock=None) -> Choice:
+    """The action the turn search values best, within ``nodes`` states (and ``deadline``)."""
+    sim = app_random(game)
+    me = state.current
+    root_actions = sim.legal_actions(state)
+    if len(root_actions) == 1:
+        return Choice(root_actions[0], 0, 0, 0.0)
+    root: dict = {}
+    spent = iterations = 0
+    for sample_seed in seeds(seed):
+        if spent >= nodes or (deadline is not None and clock() >= deadline):
+            break
+        spent += _iterate(sim, sample(state, sample_seed), me, root)
+        iterations += 1
+    edge_action = max(root.items(), key=lambda item: (item[1].visits, item[1].mean()))
+    return Choice(edge_action[0], spent, iterations, edge_action[1].mean())
+
+
+def _iterate(sim, s, me: int, node: dict) -> int:
+    """One walk down the tree in world ``s``; returns the states it generated."""
+    spent = 0
+    path = []
+    while True:
+        if s.phase == "over" or s.current != me:
+            value = outlook(sim, s, me)
+            break
+        legal = sim.legal_actions(s)
+        if not node:
+            value = -math.inf
+            for action in legal:
+                after, _ = sim.apply(s, action)
+                prior = outlook(sim, after, me)
+                node[action] = _Edge(prior)
+                value = max(value, prior)
+            spent += len(legal)
+            break
+        log_total = math.log(1 + sum(node[a].visits for a in legal if a in node))
+        best, best_score = None, -math.inf
+        for action in legal:
+            edge = node.get(action)
+            if edge is None:  # legal in this world only: valued when first seen
+                after, _ = sim.apply(s, action)
+                spent += 1
+                edge = node[action] = _Edge(outlook(sim, after, me))
+            edge.available += 1
+            score = edge.mean() + EXPLORATION * math.sqrt(log_total / (1 + edge.visits))
+            if score > best_score:
+                best, best_score = action, score
+        edge = node[best]
+        s, _ = sim.apply(s, best)
+        spent += 1
+        path.append(edge)
+        if edge.child is None:
+            edge.child = {}
+        node = edge.child
+    for edge in path:
+        edge.visits += 1
+        edge.total += value
+    return spent

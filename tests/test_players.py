@@ -1,0 +1,107 @@
+"""Virtual players: legal moves only, no peeking at hidden cards or draws, whole games.
+
+Budgets are tiny here: the tests hold behaviour (what is chosen and from
+what), ``benchmarks/players.py`` measures strength and speed.
+"""
+
+import random
+
+import pytest
+
+from rules.pingwiny.options import Options
+from rules.players import LEVELS, choose, decides, play, table_actions
+from rules.players.sampling import app_random
+from rules.record import VARIANTS
+from tests.positions import with_fields
+
+NODES = 40
+
+
+def positions(demo, variant: str, seed: int, count: int, **options):
+    """Decision points along a random game: (game, state) pairs."""
+    game = VARIANTS["pingwiny", variant](demo, Options(players=2, seed=seed, **options))
+    s = game.new_state()
+    chooser = random.Random(seed)
+    found = []
+    while s.phase != "over" and len(found) < count:
+        legal = game.legal_actions(s)
+        if decides(game, s) is not None and chooser.random() < 0.2:
+            found.append(s)
+        s, _ = game.apply(s, chooser.choice(legal))
+    return game, found
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_virtual_player_only_chooses_legal_actions(demo, variant, level):
+    game, states = positions(demo, variant, seed=3, count=6)
+    for i, s in enumerate(states):
+        action = choose(game, s, level, seed=i, nodes=NODES).action
+        assert action in game.legal_actions(s)
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_at_a_table_that_draws_for_real_the_choice_is_carried_out_by_a_legal_action(demo, variant):
+    table = {"bag": "table", "deck": "app"} | ({"die": "table"} if variant == "advanced" else {})
+    game, states = positions(demo, variant, seed=5, count=8, **table)
+    for i, s in enumerate(states):
+        action = choose(game, s, "normal", seed=i, nodes=NODES).action
+        assert action in app_random(game).legal_actions(s)
+        assert table_actions(game, s, action), action
+
+
+def shuffled_hidden(s, seed: int):
+    """The same table with another deck order and another future of the bag and the die."""
+    chooser = random.Random(seed)
+    fields = {"rng": chooser.getrandbits(64)}
+    for name in ("deck", "mission_deck"):
+        if hasattr(s, name):
+            cards = [card for group in getattr(s, name) for card in group]
+            chooser.shuffle(cards)
+            fields[name] = tuple((card,) for card in cards)
+    return with_fields(s, **fields)
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+@pytest.mark.parametrize("level", LEVELS)
+def test_the_choice_is_the_same_whatever_the_hidden_deck_and_draws(demo, variant, level):
+    game, states = positions(demo, variant, seed=7, count=4)
+    for i, s in enumerate(states):
+        chosen = {
+            str(choose(game, shuffled_hidden(s, k), level, seed=i, nodes=NODES).action)
+            for k in range(4)
+        }
+        assert len(chosen) == 1, chosen
+
+
+def test_the_hidden_part_matters_to_the_engine_so_the_test_above_can_fail(demo):
+    """Two of the shuffled tables really differ: the next card laid differs."""
+    game, (s, *_) = positions(demo, "family", seed=7, count=1)
+    tops = {shuffled_hidden(s, k).deck[0] for k in range(4)}
+    assert len(tops) > 1
+
+
+def test_the_same_seed_and_budget_give_the_same_move_and_another_seed_may_not(demo):
+    game, states = positions(demo, "advanced", seed=9, count=5)
+    for s in states:
+        first = choose(game, s, "normal", seed=1, nodes=NODES)
+        assert choose(game, s, "normal", seed=1, nodes=NODES) == first
+        assert first.nodes >= NODES or first.iterations == 0
+
+
+def test_a_deadline_on_the_passed_in_clock_stops_the_thinking(demo):
+    game, (s, *_) = positions(demo, "advanced", seed=9, count=1)
+    ticks = iter(range(1000))
+    choice = choose(game, s, "strong", seed=1, deadline=3, clock=lambda: next(ticks))
+    assert choice.iterations == 3
+    assert choice.action in game.legal_actions(s)
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_a_game_of_virtual_players_only_ends_with_few_tokens_left(demo, variant):
+    game = VARIANTS["pingwiny", variant](demo, Options(players=3, seed=4, short=True))
+    actions, end = play(game, game.new_state(), ("normal", "easy", "strong"), 4, nodes=NODES)
+    assert end.phase == "over"
+    sheet = game.score(end)
+    assert all(line.total > 0 for line in sheet.lines)
+    assert sum(end.players[0].tokens) <= 5

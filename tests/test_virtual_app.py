@@ -1,0 +1,222 @@
+"""Virtual seats on the panel, through the buttons on the fakes: setup, steps, undo, hints."""
+
+import pytest
+
+import rules.players
+from firmware_app.autopilot import Autopilot
+from firmware_app.flows.turn import TurnMenu
+from firmware_app.flows.virtual import VirtualStep
+from firmware_app.headless import Headless
+from firmware_app.ui.screens import Notice
+from rules.record import replay
+from tests.test_seats import choose, labels, title, to_the_family_seats
+
+
+@pytest.fixture(autouse=True)
+def brief_thinking(monkeypatch):
+    """Small budgets: the tests hold what is shown, the benchmark how well it plays."""
+    monkeypatch.setitem(rules.players.NODES, "normal", 40)
+    monkeypatch.setitem(rules.players.NODES, "strong", 60)
+
+
+def start(sim, seats: list[str], first: int = 0) -> None:
+    """A family game of the demo deck; ``seats`` are the labels chosen on each seat's menu."""
+    to_the_family_seats(sim, players=len(seats))
+    sim.press("ok", 2)  # no names, the app deals
+    sim.press("down", first + 1)  # this player starts
+    sim.press("ok")
+    assert title(sim) in ("[Virtual players]", "[Gracze wirtualni]")
+    sim.press("down")
+    sim.press("ok")  # choose the virtual seats
+    for label in seats:
+        choose(sim, label)
+    while isinstance(sim.app.top, Notice) and not isinstance(sim.app.top, VirtualStep):
+        sim.press("ok")  # the setup pages
+
+
+def until_virtual(sim, pilot) -> VirtualStep:
+    """Let the humans (the autopilot) play until a virtual seat must choose."""
+    for _ in range(500):
+        if isinstance(sim.app.top, VirtualStep):
+            return sim.app.top
+        pilot.step()
+    raise AssertionError(sim.screen)
+
+
+@pytest.fixture
+def sim(tmp_path):
+    sim = Headless(tmp_path, language="en", seed=5)
+    yield sim
+    sim.close()
+
+
+def test_the_seats_question_offers_each_level_and_the_record_keeps_them(sim):
+    to_the_family_seats(sim, players=3)
+    sim.press("ok", 3)
+    assert labels(sim) == ["Everyone plays", "Choose virtual seats"]
+    sim.press("down")
+    sim.press("ok")
+    assert title(sim) == "[Player 1]"
+    assert labels(sim) == [
+        "Plays at the table",
+        "Virtual: Easy",
+        "Virtual: Normal",
+        "Virtual: Strong",
+    ]
+    for label in ("Plays at the table", "Virtual: Normal", "Virtual: Strong"):
+        choose(sim, label)
+    session = sim.app.session
+    assert session.game.options.virtual == (None, "normal", "strong")
+    record = sim.journal.record(session.game_id)
+    assert record["options"]["virtual"] == [None, "normal", "strong"]
+    assert replay(record).game.options.virtual == (None, "normal", "strong")
+
+
+@pytest.mark.parametrize(
+    ("language", "level", "who"),
+    [("en", "Virtual: Normal", "Player 2"), ("pl", "Wirtualny: Zwykły", "Gracz 2")],
+)
+def test_a_virtual_turn_is_told_one_step_at_a_time_and_each_waits_for_ok(
+    tmp_path, language, level, who
+):
+    sim = Headless(tmp_path, language=language, seed=5)
+    try:
+        human = "Plays at the table" if language == "en" else "Gra przy stole"
+        start(sim, [human, level], first=1)
+        pilot = Autopilot(sim, seed=2)
+        step = until_virtual(sim, pilot)
+        session = sim.app.session
+        assert session.state.current == 1
+        assert title(sim).startswith(f"[{who}: ")
+        described = " ".join(line.strip() for line in sim.screen.splitlines()[1:])
+        assert described.startswith(f"{who}") and step.action
+        before = len(session.states)
+        sim.press("ok")
+        assert len(session.states) == before + 1  # journalled before anything is shown
+        assert str(session.journal.record(session.game_id)["actions"][-1]).startswith("visit")
+        steps = []
+        while isinstance(sim.app.top, Notice) and not isinstance(sim.app.top, VirtualStep):
+            assert title(sim) == f"[{who}]"
+            steps.append(sim.screen.splitlines()[1:])
+            sim.press("ok")
+        assert steps, "each thing the table must do has a screen"
+        assert all(len(" ".join(lines)) > 3 for lines in steps)
+    finally:
+        sim.close()
+
+
+def test_undo_across_a_virtual_turn_comes_back_to_the_same_move_and_redo_replays_it(sim):
+    start(sim, ["Plays at the table", "Virtual: Normal"], first=1)
+    pilot = Autopilot(sim, seed=3)
+    first = until_virtual(sim, pilot)
+    shown, action = sim.screen, first.action
+    sim.press("ok")
+    session = sim.app.session
+    after = session.state
+    while not isinstance(sim.app.top, VirtualStep | TurnMenu):
+        sim.press("ok")
+    sim.command("hold back")  # undo
+    while not isinstance(sim.app.top, VirtualStep):
+        sim.press("ok")  # the "Undone" notice
+    assert sim.screen == shown and sim.app.top.action == action  # it thinks the same again
+    sim.press("back")  # the virtual turn's other choices
+    choose(sim, "Redo")
+    assert session.state == after
+
+
+def test_a_redone_virtual_move_is_the_journalled_one_even_if_it_would_think_otherwise(sim):
+    start(sim, ["Plays at the table", "Virtual: Strong"], first=1)
+    pilot = Autopilot(sim, seed=3)
+    until_virtual(sim, pilot)
+    sim.press("ok")
+    session = sim.app.session
+    played = sim.journal.record(session.game_id)["actions"][-1]
+    sim.app.undo()
+    sim.app.redo()
+    assert sim.journal.record(session.game_id)["actions"][-1] == played
+
+
+def test_the_hint_is_the_normal_move_with_a_reason(sim):
+    start(sim, ["Plays at the table", "Virtual: Easy"], first=0)
+    session = sim.app.session
+    while session.state.phase != "visit" or not isinstance(sim.app.top, TurnMenu):
+        Autopilot(sim, seed=1).step()
+    choose(sim, "Hint")
+    assert title(sim) == "[Hint]"
+    lines = sim.app.top.lines
+    text = " ".join(lines)
+    assert text.startswith("Player 1")
+    assert len(lines) >= 2
+
+
+def test_a_hint_while_chance_is_to_come_says_there_is_nothing_to_choose(sim):
+    start(sim, ["Plays at the table", "Virtual: Easy"], first=0)
+    assert sim.app.session.state.phase == "draw"
+    choose(sim, "Hint")
+    assert sim.app.top.lines == ["Nothing to choose now."]
+
+
+def test_a_whole_game_with_one_person_and_three_virtual_seats(sim):
+    start(sim, ["Plays at the table", "Virtual: Easy", "Virtual: Normal", "Virtual: Strong"])
+    Autopilot(sim, seed=4).play()
+    session = sim.app.session
+    assert session.over
+    record = sim.journal.record(session.game_id)
+    assert replay(record).final == session.state
+    assert record["options"]["virtual"] == [None, "easy", "normal", "strong"]
+
+
+def test_a_whole_game_with_only_virtual_seats_through_the_buttons(sim):
+    start(sim, ["Virtual: Normal", "Virtual: Normal"])
+    presses = 0
+    while not sim.app.session.over:
+        assert isinstance(sim.app.top, Notice | TurnMenu), sim.screen
+        if isinstance(sim.app.top, TurnMenu):  # the draws: the app is the bag
+            assert sim.app.top.items[0].label.startswith("Draw")
+        sim.press("ok")
+        presses += 1
+        assert presses < 5000
+    end = sim.app.session.state
+    assert all(sum(p.tokens) <= 6 for p in end.players)
+
+
+def test_at_a_table_that_draws_for_real_the_humans_enter_what_the_virtual_player_drew(tmp_path):
+    from firmware_app.flows.virtual import carry_out
+    from firmware_app.ui.screens import ColourEntry
+    from rules.actions import Action
+
+    sim = Headless(tmp_path, language="en", seed=5)
+    try:
+        sim.command("press ok")
+        sim.command("press ok")
+        sim.press("ok", 2)  # 2 players, normal game
+        sim.press("down")
+        sim.press("ok")  # we draw from the bag
+        sim.press("ok")  # the app shuffles
+        sim.press("down")
+        sim.press("ok")  # demo deck
+        sim.press("ok", 2)
+        sim.press("down")
+        sim.press("ok")  # player 1 starts
+        sim.press("down")
+        sim.press("ok")
+        choose(sim, "Virtual: Normal")
+        choose(sim, "Plays at the table")
+        session = sim.app.session
+        while session.state.phase == "draw":
+            Autopilot(sim, seed=1).step()
+        while not isinstance(sim.app.top, VirtualStep):
+            sim.press("ok")
+        carry_out(sim.app, Action("visit", "otter"))
+        assert isinstance(sim.app.top, ColourEntry)
+        colour = sim.app.top.allowed[0]
+        sim.press(colour)
+        assert sim.journal.record(session.game_id)["actions"][-1] == f"visit otter {colour}"
+    finally:
+        sim.close()
+
+
+def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
+    sim.press("ok")  # New game
+    choose(sim, "King Popiel")
+    assert "No virtual players" in " ".join(sim.screen.split())
