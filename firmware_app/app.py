@@ -227,6 +227,13 @@ class App:
         elif lines:
             self.notice(self.t("At the table"), lines)
 
+    def hint(self) -> None:
+        """The normal level's move for the player to move (``flows.virtual``, which
+        imports the turn screens: reached from here, the flows import no circle)."""
+        from firmware_app.flows.virtual import hint
+
+        hint(self)
+
     def handed_off(self) -> None:
         """The turn passed to another player: the loop chirps the buzzer for it."""
         self.handoffs += 1
