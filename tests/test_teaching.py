@@ -34,7 +34,9 @@ def answer_mix(sim) -> None:
     """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
     while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
         sim.press("ok")
-    sim.press("ok", 3)  # no names, the app deals, the app draws
+    seats = [sim.app.t(t) for t in ("Names", "Penguins", "First player", "Virtual players")]
+    while isinstance(sim.app.top, Menu) and sim.app.top.title in seats:
+        sim.press("ok")  # no names, the app deals, the app draws, everyone plays
 
 
 def teachers_asked(sim) -> list[str]:

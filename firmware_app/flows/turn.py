@@ -272,14 +272,16 @@ def gastro(app, actions: list, word: int, give_colour: str | None = None) -> Non
     def got(group: list) -> None:
         items = [
             Item(
-                counted(t, _named(exchange.PARSED[a[word]][1])), _play(app, a), _colour_of(a, word)
+                counted(t, _named(exchange.PARSED[a[word]][1])),
+                _play(app, a),
+                colour=_colour_of(a, word),
             )
             for a in group
         ]
         app.push(Menu(app, t("Gastro: you get"), items, remember="gastro get"))
 
     items = [
-        Item(counted(t, _named(give)), lambda g=group: got(g), COLOURS[give[0]])
+        Item(counted(t, _named(give)), lambda g=group: got(g), colour=COLOURS[give[0]])
         for give, group in by_give.items()
     ]
     chosen = [item for item in items if item.colour == give_colour]

@@ -50,8 +50,8 @@ class Item:
 
     label: str
     run: Callable[[], None]
-    colour: str | None = None
     detail: str = ""  # more about the item, lines shown under the menu while it is selected
+    colour: str | None = None
 
 
 DETAIL_ROWS = 2  # rows a menu keeps for the selected item's detail, when items have one
