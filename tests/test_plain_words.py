@@ -68,8 +68,8 @@ def open_extras(app) -> list[str]:
     """Each entry of the turn menu past its moves, opened and drawn, then closed again."""
     menu, texts = app.top, []
     for item in menu.items[menu.moves :]:
-        if item.label in (app.t("Undo"), app.t("Redo")):
-            continue
+        if item.label in (app.t("Undo"), app.t("Redo"), app.t("Hint")):
+            continue  # the hint is the virtual player's, scanned with its own games
         stack = list(app.stack)
         item.run()
         if app.top is not menu:
