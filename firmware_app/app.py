@@ -32,7 +32,9 @@ DEFAULTS = {
     "tags": {},
     "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
     "teach_points": "now",
+    "handoff_chirp": "day",  # the buzzer's chirp at a hand-off: always, day (not at night), never
 }
+NIGHT = (22, 7)  # from 22:00 to 07:00 local time a "day" chirp stays silent
 
 
 class App:
@@ -62,6 +64,8 @@ class App:
         self._overrides = overrides or {}
         self.reader_name = reader_name
         self.stack: list[Screen] = []
+        self.handoffs = 0  # turns passed since the start, for the buzzer's chirp
+        self.cursors: dict[str, str] = {}  # a remembering menu's name -> the label chosen last
         self._back_was_long = False
         self.reload()
 
@@ -180,14 +184,15 @@ class App:
         With ``steps`` (a virtual player's name) each thing the table must do is
         a screen of its own under that title, each waiting for OK.
         """
+        before = self.session.state
         try:
             events = self.session.act(action, now=self.clock())
         except RulesError as error:
             LOG.info("refused %r: %s", action, error.text("en"))
-            self.notice(self.t("Not allowed"), [self.t.refusal(error)])
+            self.notice(self.t("Not allowed"), [self.t.refusal(error, self.session)])
             return False
         LOG.info("action %s", action)
-        self.show_game(events, steps)
+        self.show_game(events, steps, before)
         return True
 
     def resume(self, game_id: int) -> None:
@@ -197,15 +202,14 @@ class App:
         LOG.info("resume game %d", game_id)
         self.show_game()
 
-    def hint(self) -> None:
-        """The normal virtual player's move now, and why; here, so that the turn
-        screens reach ``flows/virtual.py`` without importing it back."""
-        from firmware_app.flows.virtual import hint
+    def show_game(
+        self, events: list[dict] | None = None, steps: str | None = None, before=None
+    ) -> None:
+        """The game's current screen, with what the last action asks of the table.
 
-        hint(self)
-
-    def show_game(self, events: list[dict] | None = None, steps: str | None = None) -> None:
-        """The game's current screen, with what the last action asks of the table."""
+        When the action passed the turn, the notice is the hand-off: its title
+        names the next player (see ``hand_off`` of each game's turn screens).
+        """
         from firmware_app.flows.virtual import turn_or_virtual
 
         session = self.session
@@ -218,8 +222,28 @@ class App:
         if lines and steps:
             for line in reversed(lines):
                 self.notice(steps, [line])
+        elif before is not None and not session.over and session.state.current != before.current:
+            screens.hand_off(self, lines)
         elif lines:
             self.notice(self.t("At the table"), lines)
+
+    def hint(self) -> None:
+        """The normal level's move for the player to move (``flows.virtual``, which
+        imports the turn screens: reached from here, the flows import no circle)."""
+        from firmware_app.flows.virtual import hint
+
+        hint(self)
+
+    def handed_off(self) -> None:
+        """The turn passed to another player: the loop chirps the buzzer for it."""
+        self.handoffs += 1
+
+    def chirps(self) -> bool:
+        """Whether a hand-off sounds now: by the setting, and the hour of the table's clock."""
+        when = self.settings.get("handoff_chirp", "day")
+        hour = time.localtime(self.clock()).tm_hour
+        night = hour >= NIGHT[0] or hour < NIGHT[1]
+        return when == "always" or (when == "day" and not night)
 
     def undo(self) -> None:
         if self.session is None:
@@ -230,11 +254,13 @@ class App:
             return
         LOG.info("undo %s", undone)
         self.show_game()
-        self.notice(self.t("Undone"), [self.t("Undone: {action}", action=undone)])
+        words = GAMES[self.session.key].describe(self, self.session.state, undone)
+        self.notice(self.t("Undone"), [self.t("Undone: {action}", action=words)])
 
     def redo(self) -> None:
+        before = self.session.state if self.session else None
         events = self.session.redo() if self.session else None
         if events is None:
             self.notice(self.t("Redo"), [self.t("Nothing to redo.")])
             return
-        self.show_game(events)
+        self.show_game(events, before=before)

@@ -69,6 +69,10 @@ class ConfigError(HardwareConfigError):
         super().__init__("\n".join(str(problem) for problem in self.problems))
 
 
+# When the buzzer chirps as the turn passes: always, by day only (not 22:00-07:00), never.
+HANDOFF_CHIRPS = ("always", "day", "never")
+
+
 class AppSettings(NamedTuple):
     """The ``[app]`` table, with paths resolved.
 
@@ -82,6 +86,7 @@ class AppSettings(NamedTuple):
     deck: str
     catalogue: Path
     names: tuple[str, ...] = ()
+    handoff_chirp: str = "day"
 
     @property
     def journal(self) -> Path:
@@ -95,6 +100,7 @@ class AppSettings(NamedTuple):
             "bag": self.bag,
             "deck": self.deck,
             "names": list(self.names),
+            "handoff_chirp": self.handoff_chirp,
         }
 
 
@@ -289,6 +295,7 @@ SCHEMA: Mapping[str, Mapping[str, Key]] = {
         "bag": Key("app", _source),
         "deck": Key("app", _source),
         "catalogue": Key(None, _text("a file name")),
+        "handoff_chirp": Key("day", _choice(HANDOFF_CHIRPS)),
         "names": Key([], _player_names),
     },
 }
@@ -535,6 +542,7 @@ def _app(table: Mapping[str, Any], folder: Path, environ: Mapping[str, str]) -> 
         deck=table["deck"],
         catalogue=state_dir / CATALOGUE if catalogue is None else _path(catalogue, folder),
         names=tuple(name.strip() for name in table["names"]),
+        handoff_chirp=table["handoff_chirp"],
     )
 
 

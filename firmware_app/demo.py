@@ -158,7 +158,7 @@ def _read_score_sheet(sim: Headless) -> None:
     sheet = sim.app.top
     if not isinstance(sheet, Notice):
         raise RuntimeError(f"the end screen's first item is not the score sheet: {sim.screen}")
-    sim.press("down", max(0, len(sheet.lines) - Canvas().body_rows))
+    sim.press("down", sheet.pages - 1)
 
 
 def _show_score_chart(sim: Headless) -> None:

@@ -14,45 +14,82 @@ from functools import cache
 from pathlib import Path
 
 from rules.errors import RulesError
-from rules.messages import NAMES
+from rules.messages import INITIALS, NAMES
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 LANGUAGES = ("pl", "en")
 
 
 class PoTranslations(gettext.NullTranslations):
-    """A gettext translation object filled from a ``.po`` file's text."""
+    """A gettext translation object filled from a ``.po`` file's text.
+
+    Plural entries (``msgid_plural``, ``msgstr[0]`` …) choose their form by
+    the catalogue's own ``Plural-Forms`` rule, as gettext does: Polish has three.
+    """
 
     def __init__(self, text: str) -> None:
         super().__init__()
-        self.catalogue = parse_po(text)
+        self.catalogue, self.plurals = parse_entries(text)
+        header = dict(line.partition(":")[::2] for line in self.catalogue.get("", "").splitlines())
+        rule = header.get("Plural-Forms", "plural=(n != 1);").partition("plural=")[2]
+        self.plural_form = gettext.c2py(rule.strip().rstrip(";"))
 
     def gettext(self, message: str) -> str:
         return self.catalogue.get(message) or message
 
+    def ngettext(self, singular: str, plural: str, n: int) -> str:
+        forms = self.plurals.get(singular)
+        index = self.plural_form(n)
+        if forms and index < len(forms) and forms[index]:
+            return forms[index]
+        return singular if n == 1 else plural
+
 
 def parse_po(text: str) -> dict[str, str]:
-    """msgid -> msgstr of a ``.po`` text (single forms, C-style quoted strings)."""
-    entries: dict[str, str] = {}
-    msgid = msgstr = None
+    """msgid -> msgstr of a ``.po`` text; a plural entry gives its first form."""
+    singles, plurals = parse_entries(text)
+    singles.pop("", None)
+    return {**singles, **{msgid: forms[0] for msgid, forms in plurals.items()}}
+
+
+def parse_entries(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
+    """The single entries (the header under ``""``) and the plural ones' forms, in order."""
+    singles: dict[str, str] = {}
+    plurals: dict[str, list[str]] = {}
+    entry: dict[str, str] = {}
     target = None
+
+    def close() -> None:
+        if "msgid" not in entry:
+            return
+        forms = sorted(k for k in entry if k.startswith("msgstr["))
+        if "msgid_plural" in entry:
+            plurals[entry["msgid"]] = [entry[k] for k in forms]
+        else:
+            singles[entry["msgid"]] = entry.get("msgstr", "")
+
     for raw in text.splitlines() + [""]:
         line = raw.strip()
-        if line.startswith("msgid "):
-            if msgid is not None:
-                entries[msgid] = msgstr or ""
-            msgid, msgstr, target = ast.literal_eval(line[6:]), None, "id"
-        elif line.startswith("msgstr "):
-            msgstr, target = ast.literal_eval(line[7:]), "str"
-        elif line.startswith('"'):
-            if target == "id":
-                msgid += ast.literal_eval(line)
-            elif target == "str":
-                msgstr += ast.literal_eval(line)
-    if msgid is not None:
-        entries[msgid] = msgstr or ""
-    entries.pop("", None)
-    return entries
+        keyword, _, rest = line.partition(" ")
+        if keyword == "msgid":
+            close()
+            entry, target = {}, keyword
+            entry[target] = ast.literal_eval(rest)
+        elif keyword == "msgid_plural" or keyword.startswith("msgstr"):
+            target = keyword
+            entry[target] = ast.literal_eval(rest)
+        elif line.startswith('"') and target:
+            entry[target] += ast.literal_eval(line)
+    close()
+    return singles, plurals
+
+
+def plural_forms(text: str) -> int:
+    """``nplurals`` of a catalogue's ``Plural-Forms`` header (2 when it has none)."""
+    header = parse_entries(text)[0].get("", "")
+    rule = next((line for line in header.splitlines() if line.startswith("Plural-Forms:")), "")
+    number = rule.partition("nplurals=")[2].partition(";")[0].strip()
+    return int(number) if number.isdigit() else 2
 
 
 @cache
@@ -70,18 +107,30 @@ class Translator:
         if language not in LANGUAGES:
             raise ValueError(f"language must be one of {', '.join(LANGUAGES)}, not {language!r}")
         self.language = language
-        self._gettext = translations(language).gettext
+        catalogue = translations(language)
+        self._gettext, self._ngettext = catalogue.gettext, catalogue.ngettext
 
     def __call__(self, message: str, **params: object) -> str:
         text = self._gettext(message)
         return text.format(**params) if params else text
 
+    def plural(self, singular: str, plural: str, n: int, **params: object) -> str:
+        """``{n} token`` / ``{n} tokens``, in the form the language wants for ``n``."""
+        return self._ngettext(singular, plural, n).format(n=n, **params)
+
     def name(self, thing: str) -> str:
         """A colour or location by id (``red``, ``chimp``)."""
         return NAMES[self.language].get(thing, thing)
 
-    def refusal(self, error: RulesError) -> str:
-        return error.text(self.language)
+    def initial(self, colour: str) -> str:
+        """A colour's short mark for a card's cost (``R``, ``Cz``)."""
+        return INITIALS[self.language][colour]
+
+    def refusal(self, error: RulesError, session=None) -> str:
+        """The engine's reason in this language, with cards and players by their names."""
+        if session is None:
+            return error.text(self.language)
+        return error.text(self.language, things=things_named(self, session))
 
 
 # Labels that come from the data files (English there), worded on the panel in the
@@ -98,3 +147,19 @@ def data_label(t, text: str) -> str:
         if known == text:
             return t(known)
     return text
+
+
+def things_named(t, session) -> dict[str, str]:
+    """Card, mission and seat ids of a game, by the names the table uses."""
+    game = session.game
+    cards = getattr(game, "cards", None)
+    named = {}
+    if cards is not None:
+        named.update({card: f.name for card, f in cards.figurants.items()})
+        named.update({mission: m.name for mission, m in cards.missions.items()})
+        named.update({penguin: penguin.capitalize() for penguin in cards.penguins})
+    names = game.options.names
+    for seat in range(len(session.state.players) if hasattr(session.state, "players") else 0):
+        label = names[seat] if names else t("Player {n}", n=seat + 1)
+        named[f"p{seat + 1}"] = label
+    return named

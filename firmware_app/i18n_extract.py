@@ -1,6 +1,8 @@
 """Finds every message id the screens pass to the translator, for the catalogues.
 
-Screens call the translator as ``t("…")``, ``self.t("…")`` or ``app.t("…")``;
+Screens call the translator as ``t("…")``, ``self.t("…")`` or ``app.t("…")``,
+and for a text with a number ``t.plural("{n} token", "{n} tokens", n)``: the
+singular is the id and the plural goes beside it (``msgid_plural``);
 some pass a value out of a module-level table instead (``t(DECIDED[key])``,
 ``t(label) for label in EXTRAS``). The source is read with ``ast``, never
 run: a literal argument is an id, and a non-literal one is followed through
@@ -22,7 +24,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from firmware_app.i18n import LOCALE_DIR, parse_po
+from firmware_app.i18n import LOCALE_DIR, parse_entries, parse_po, plural_forms
 
 PACKAGE_DIR = Path(__file__).parent
 ROOT = PACKAGE_DIR.parent
@@ -44,6 +46,7 @@ class Extraction:
 
     messages: dict[str, list[str]] = field(default_factory=dict)
     unfollowed: list[str] = field(default_factory=list)
+    plurals: dict[str, str] = field(default_factory=dict)  # singular id -> its plural
 
 
 class SourceFile:
@@ -129,6 +132,12 @@ class Extractor:
             if ids is None:
                 found.unfollowed.append(f"{source.place(call)}: {ast.unparse(call)}")
                 continue
+            if _is_plural(call):
+                plural = self.ids(source, call.args[1]) if len(call.args) > 2 else None
+                if plural is None or len(plural) != len(ids):
+                    found.unfollowed.append(f"{source.place(call)}: {ast.unparse(call)}")
+                    continue
+                found.plurals.update(zip(ids, plural, strict=True))
             for msgid in ids:
                 places = found.messages.setdefault(msgid, [])
                 if source.place(call) not in places:
@@ -217,12 +226,26 @@ class Extractor:
 
 
 def _is_translation(node: ast.AST) -> bool:
-    """A call of a function named ``t`` (``t(…)``, ``self.t(…)``) with an argument."""
+    """A call of a function named ``t`` (``t(…)``, ``self.t(…)``) with an argument,
+    or of its ``plural``."""
     if not isinstance(node, ast.Call) or not node.args:
         return False
     func = node.func
-    return (isinstance(func, ast.Name) and func.id == "t") or (
-        isinstance(func, ast.Attribute) and func.attr == "t"
+    return (
+        (isinstance(func, ast.Name) and func.id == "t")
+        or (isinstance(func, ast.Attribute) and func.attr == "t")
+        or _is_plural(node)
+    )
+
+
+def _is_plural(node: ast.Call) -> bool:
+    """``t.plural(…)``, ``self.t.plural(…)``, ``app.t.plural(…)``."""
+    func = node.func
+    if not (isinstance(func, ast.Attribute) and func.attr == "plural"):
+        return False
+    owner = func.value
+    return (isinstance(owner, ast.Name) and owner.id == "t") or (
+        isinstance(owner, ast.Attribute) and owner.attr == "t"
     )
 
 
@@ -312,9 +335,22 @@ POT_HEADER = po_entry(
 )
 
 
+def plural_entry(msgid: str, plural: str, forms: list[str], places=()) -> str:
+    """A plural entry: the id, its plural, and one ``msgstr[i]`` per form."""
+    lines = [f"#: {place}" for place in places]
+    lines += [f"msgid {po_quote(msgid)}", f"msgid_plural {po_quote(plural)}"]
+    lines += [f"msgstr[{i}] {po_quote(form)}" for i, form in enumerate(forms)]
+    return "\n".join(lines) + "\n"
+
+
 def pot_text(found: Extraction) -> str:
     """A gettext template of every id, sorted, with the places that use it."""
-    entries = [po_entry(msgid, "", places) for msgid, places in sorted(found.messages.items())]
+    entries = [
+        plural_entry(msgid, found.plurals[msgid], ["", ""], places)
+        if msgid in found.plurals
+        else po_entry(msgid, "", places)
+        for msgid, places in sorted(found.messages.items())
+    ]
     return "\n".join([POT_HEADER, *entries])
 
 
@@ -325,11 +361,24 @@ def check(found: Extraction, language: str, locale_dir: Path = LOCALE_DIR) -> li
     the few the panel shows in shorter words.
     """
     path = locale_dir / f"{language}.po"
-    catalogue = parse_po(path.read_text(encoding="utf-8")) if path.exists() else {}
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    catalogue = parse_po(text)
+    _, plurals = parse_entries(text)
+    forms = plural_forms(text)
     problems = [
         f"untranslated: {msgid!r}"
         for msgid in found.messages
         if language != SOURCE_LANGUAGE and not catalogue.get(msgid)
+    ]
+    problems += [
+        f"not a plural entry: {msgid!r}"
+        for msgid in found.plurals
+        if msgid in catalogue and msgid not in plurals
+    ]
+    problems += [
+        f"needs {forms} plural forms: {msgid!r}"
+        for msgid, given in plurals.items()
+        if msgid in found.plurals and (len(given) != forms or not all(given))
     ]
     problems += [f"stale: {msgid!r}" for msgid in catalogue if msgid not in found.messages]
     problems += [f"not followed: {call}" for call in found.unfollowed]

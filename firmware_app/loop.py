@@ -43,6 +43,7 @@ class Loop:
         self.asleep = False
         self.contrast = None
         self.status = None
+        self.handoffs = app.handoffs
 
     def tick(self, now: float) -> bool:
         """Poll every input, update the app, show the picture; True if it was redrawn."""
@@ -64,6 +65,10 @@ class Loop:
                 self._saved(self.app.tag, event)
             if self.app.top is not top:
                 self.buttons.forget_held()
+            if self.app.handoffs != self.handoffs:
+                self.handoffs = self.app.handoffs
+                if self.buzzer and self.app.chirps():
+                    self.buzzer.chirp()
         redrawn = False
         if self.frame is None or button_events or tag_events:
             self.frame = self.app.render()

@@ -1,4 +1,4 @@
-"""The optional buzzer: three short patterns that never hold up the main loop.
+"""The optional buzzer: four short patterns that never hold up the main loop.
 
 Every sound is a :class:`Pattern` of equal beeps played in the background; a new
 sound cuts off the one still playing, so feedback always belongs to the latest
@@ -41,6 +41,7 @@ class Pattern(NamedTuple):
 CLICK = Pattern("click", on_s=0.015, off_s=0.0, count=1)  # a button was taken
 CONFIRM = Pattern("confirm", on_s=0.06, off_s=0.06, count=2)  # an action was recorded
 ALARM = Pattern("alarm", on_s=0.15, off_s=0.1, count=3)  # refused, or the table disagrees
+CHIRP = Pattern("chirp", on_s=0.03, off_s=0.03, count=3)  # the turn passed to the next player
 
 
 class Buzzer(ABC):
@@ -54,6 +55,9 @@ class Buzzer(ABC):
 
     def alarm(self) -> None:
         self.play(ALARM)
+
+    def chirp(self) -> None:
+        self.play(CHIRP)
 
     @abstractmethod
     def play(self, pattern: Pattern) -> None:

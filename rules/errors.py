@@ -17,9 +17,9 @@ class RulesError(Exception):
         self.params = params
         super().__init__(text(key, "en", **params))
 
-    def text(self, language: str) -> str:
-        """The reason in ``language`` ("en" or "pl")."""
-        return text(self.key, language, **self.params)
+    def text(self, language: str, things: dict[str, str] | None = None) -> str:
+        """The reason in ``language`` ("en" or "pl"); ``things`` names ids (cards, seats)."""
+        return text(self.key, language, things=things, **self.params)
 
 
 class MalformedAction(RulesError, ValueError):

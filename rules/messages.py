@@ -188,8 +188,8 @@ MESSAGES = {
         "pl": "Karty „{card}” nie ma w tej grze.",
     },
     "illegal.correct_mission_held": {
-        "en": "Player {player} already holds a mission.",
-        "pl": "Gracz {player} ma już misję.",
+        "en": "{player} already holds a mission.",
+        "pl": "{player}: ma już misję.",
     },
     "illegal.phase_draw": {
         "en": "First enter the tokens drawn.",
@@ -252,8 +252,8 @@ MESSAGES = {
         "pl": "Grzebanie w worku wymaga odkrytego symbolu worka (i żetonów w worku).",
     },
     "illegal.not_here": {
-        "en": "Your penguin is not on the location for '{action}'.",
-        "pl": "Twój pingwin nie stoi w miejscu akcji „{action}”.",
+        "en": "Your penguin is not on {action}.",
+        "pl": "Twój pingwin nie stoi na {action}.",
     },
     "illegal.missions_full": {
         "en": "You already hold as many missions as allowed.",
@@ -397,16 +397,58 @@ MESSAGES = {
     },
 }
 
-TRANSLATED_PARAMS = ("colour", "location", "place")
+# A colour's short mark in a card's cost: one or two letters, none shared.
+INITIALS = {
+    "en": {
+        "red": "R",
+        "blue": "B",
+        "green": "G",
+        "yellow": "Y",
+        "grey": "Gy",
+        "white": "W",
+        "black": "K",
+    },
+    "pl": {
+        "red": "C",
+        "blue": "N",
+        "green": "Z",
+        "yellow": "Ż",
+        "grey": "S",
+        "white": "B",
+        "black": "Cz",
+    },
+}
+SEAT_WORD = {"en": "Player {n}", "pl": "Gracz {n}"}
+# Where an advanced action is played, for "Your penguin is not on …".
+HERE = {
+    "en": {"take": "a tile whose tokens it could take", "*": "the {place}"},
+    "pl": {"take": "polu z żetonami do wzięcia", "*": "polu: {place}"},
+}
+TRANSLATED_PARAMS = ("colour", "location", "place", "source", "target")
 
 
-def text(key: str, language: str, /, **params: object) -> str:
-    """The sentence for ``key`` in ``language``; unknown keys show themselves."""
+def text(key: str, language: str, /, things=None, **params: object) -> str:
+    """The sentence for ``key`` in ``language``; unknown keys show themselves.
+
+    Colours and places are named in the language; a seat id (``p2``) becomes
+    "Player 2", and ``things`` (ids of cards, missions, seats) names the rest
+    as the table knows them.
+    """
     templates = MESSAGES.get(key)
     if templates is None:
         return key
     names = NAMES[language]
-    for name in TRANSLATED_PARAMS:
-        if name in params:
-            params[name] = names.get(str(params[name]), params[name])
+    if key == "illegal.not_here":
+        here = HERE[language]
+        place = str(params["action"])
+        params["action"] = here.get(place) or here["*"].format(place=names.get(place, place))
+        return templates[language].format(**params)
+    for name, value in params.items():
+        word = str(value)
+        if things and word in things:
+            params[name] = things[word]
+        elif name in TRANSLATED_PARAMS and word in names:
+            params[name] = names[word]
+        elif word[:1] == "p" and word[1:].isdigit():
+            params[name] = SEAT_WORD[language].format(n=word[1:])
     return templates[language].format(**params)

@@ -48,9 +48,12 @@ def start_advanced(sim, players=2, table=False) -> None:
 
 
 def read_setup(sim) -> list[str]:
+    """The setup notices' titles, each once, read page by page."""
     titles = []
     while sim.screen.split("]")[0] + "]" in SETUP_TITLES:
-        titles.append(sim.screen.split("]")[0] + "]")
+        title = sim.screen.split("]")[0] + "]"
+        if title not in titles[-1:]:
+            titles.append(title)
         sim.press("ok")
     return titles
 
@@ -63,6 +66,13 @@ def choose(sim, label: str) -> None:
         sim.press("down")
     assert sim.app.top.items[sim.app.top.cursor].label.startswith(label), sim.screen
     sim.press("ok")
+
+
+def first_move(sim) -> str:
+    """Choose the turn menu's first move (to the middle); the tile it goes to."""
+    label = next(item.label for item in sim.app.top.items if item.label.startswith("Move: "))
+    choose(sim, label)
+    return label.removeprefix("Move: ").removesuffix(" …")
 
 
 def read_notice(sim) -> str:
@@ -79,7 +89,9 @@ def test_the_wizard_starts_an_advanced_game_and_lays_out_the_table(sim):
     assert read_setup(sim) == SETUP_TITLES
     assert sim.screen.startswith(f"[Player {session.state.first + 1}: ")
     assert sim.screen.splitlines()[0].endswith("] 4 left")
-    assert "> Move …" in sim.screen
+    # a card one can pay puts Headquarters first; the moves follow
+    assert sim.screen.splitlines()[1] == "> Headquarters …"
+    assert "  Move: " in sim.screen
 
 
 def test_the_board_page_names_the_tiles_row_by_row(sim):
@@ -151,10 +163,9 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
         for colour in hands[player]:
             sim.press(colour)
     # The first player leaves Headquarters and stays on a tile for the whole turn.
-    choose(sim, "Move")
-    tile = sim.app.top.items[0].label
-    sim.press("ok")  # a move stops in the middle; taking a blockade field is a Block
-    assert f"penguin to {tile}, middle." in read_notice(sim)
+    tile = first_move(sim)
+    # the player has just said where the penguin went: no notice repeats it
+    assert sim.screen.splitlines()[0].endswith("] 3 left")
     for colour in ("white", "black", "red"):
         choose(sim, "Rummage in the bag")
         sim.press(colour)
@@ -217,21 +228,16 @@ def test_a_push_costs_two_and_the_menu_says_so(sim):
     start_advanced(sim)
     read_setup(sim)
     first, layout = sim.app.session.state.first, sim.app.session.state.layout
-    choose(sim, "Move")
-    tile = sim.app.top.items[0].label
+    tile = first_move(sim)
     square = [sim.app.t.name(location) for location in layout].index(tile)
-    sim.press("ok")
-    sim.press("ok")  # the notice of the move
     choose(sim, "Block")
     choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
-    sim.press("ok")
     for _ in range(2):
         choose(sim, "Rummage in the bag")
         sim.press("ok")
     while not sim.screen.startswith(f"[Player {2 - first}: "):
         sim.press("ok")
-    choose(sim, "Move")
-    choose(sim, f"{tile}: push")
+    choose(sim, f"Move: {tile}: push")
     assert f"Push Player {first + 1}'s penguin to the middle." in read_notice(sim)
     assert sim.screen.splitlines()[0].endswith("] 2 left")
 

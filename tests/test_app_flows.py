@@ -39,7 +39,10 @@ def test_setup_wizard_walks_the_table_through_setup(sim):
     while sim.app.session.state.phase == "draw" and "Draw 2 tokens" not in sim.screen:
         titles.append(sim.screen.splitlines()[0])
         sim.press("ok")
-    assert [t.split("]")[0] + "]" for t in titles] == [
+    heads = [t.split("]")[0] + "]" for t in titles]
+    # a notice of several pages is read page by page, with its page count in the title bar
+    assert "[Missions] 1/2" in titles and "[Missions] 2/2" in titles
+    assert [h for i, h in enumerate(heads) if heads[i - 1 : i] != [h]] == [
         "[Cards]",
         "[Penguins]",
         "[First player]",
@@ -64,7 +67,7 @@ def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(sim):
     assert "[demo deck — not the printed cards]" in " ".join(sim.app.top.lines)
     for line in sheet.lines:
         assert f"Player {line.player + 1}: {line.total}" in text
-        assert f"cards {line.figurants} ({line.cards})" in text
+        assert f"cards {line.figurants} ({line.cards} card" in text
     assert any(line.startswith("Winner:") for line in sim.app.top.lines)
     # the journal holds the same game, and it replays to the same end
     record = sim.journal.record(session.game_id)

@@ -75,7 +75,7 @@ def short_game(table: bool) -> tuple[str, ...]:
 # The wanderer starts with a walk through every corner, then goes on at random.
 TOUR = (
     *new_game_script(3),
-    "press ok 6",  # the setup pages
+    "press back 6",  # the setup notices, each closed whatever its pages
     "choose Help",
     "press ok",  # a location's page
     "press back",
@@ -146,7 +146,15 @@ END_LABELS = (
     "Undo",
     "Redo",
 )
-POPIEL_LABELS = ("Place a tile", "Cannot place", "Scores", "Correct a score", "Undo", "New game")
+POPIEL_LABELS = (
+    "Tile touches the king …",
+    "Tile: {n} dot",
+    "Cannot place",
+    "Scores",
+    "Correct a score",
+    "Undo",
+    "New game",
+)
 # Titles the streams must reach between them (English ids, shown in either language).
 TITLES = (
     "Settings",
@@ -166,7 +174,7 @@ TITLES = (
     "Score sheet",
     "Tokens drawn",
     "Scores",
-    "Touches the king?",
+    "Touches the king",
 )
 
 
@@ -212,7 +220,8 @@ PROFILES = (
         seed=4,
         steps=800,
         weights=dict(play=8, press=3, choose=2, repeat=0.5, hold=0.5, tag=0.3, chord=0.3, idle=0.1),
-        prefix=("press ok", "press down", "press ok"),  # New game, King Popiel
+        # New game, King Popiel, the wizard's first answers, the setup pages, a tile on the king
+        prefix=("press ok", "press down") + ("press ok",) * 8 + ("choose Tile touches the king …",),
         labels=POPIEL_LABELS,
     ),
 )

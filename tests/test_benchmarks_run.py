@@ -54,6 +54,25 @@ def test_memory_reads_the_peak_of_a_child_that_played():
     assert positive(result["peak_rss_mb"])
 
 
+def test_presses_prints_one_object_per_game_and_build():
+    path = BENCHMARKS / "presses.py"
+    done = subprocess.run(
+        [sys.executable, str(path), "--json", "--seeds", "1", "--variant", "popiel"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr
+    results = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [(r["variant"], r["buttons"]) for r in results] == [("popiel", 11), ("popiel", 4)]
+    docstring = path.read_text(encoding="utf-8").split('"""')[1]
+    for result in results:
+        assert [key for key in result if f"``{key}``" not in docstring] == []
+        assert positive(result["presses_per_turn_median"]) and result["turns"] > 1
+        assert result["presses_per_turn_median"] <= result["presses_per_turn_p90"]
+
+
 def test_players_prints_a_pairing_and_each_levels_move_times():
     path = BENCHMARKS / "players.py"
     done = subprocess.run(

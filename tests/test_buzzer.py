@@ -171,3 +171,35 @@ def test_settings_errors(mock_factory: MockFactory, settings: dict[str, Any], me
     with pytest.raises(ConfigError) as raised:
         build_buzzer(settings)
     assert str(raised.value) == message
+
+
+def test_a_hand_off_chirps_by_day_and_stays_silent_at_night(tmp_path):
+    import time as clock
+
+    from firmware_app.app import App
+    from firmware_app.journal import Journal
+    from firmware_app.loop import Loop
+    from hw.buttons import FakeButtons
+    from hw.buzzer import FakeBuzzer
+    from hw.display import FakeDisplay
+    from hw.rfid.fake import FakeReader
+
+    def at(hour: int) -> float:
+        return clock.mktime((2026, 12, 1, hour, 30, 0, 0, 0, -1))
+
+    for hour, setting, chirps in (
+        (12, "day", 1),
+        (23, "day", 0),
+        (23, "always", 1),
+        (12, "never", 0),
+    ):
+        journal = Journal(tmp_path / f"{hour}-{setting}.sqlite")
+        app = App(journal, language="en", clock=lambda h=hour: at(h))
+        app.set_setting("handoff_chirp", setting)
+        buttons, buzzer = FakeButtons(), FakeBuzzer()
+        loop = Loop(app, buttons, FakeReader(), FakeDisplay(clock=lambda: 0.0), buzzer=buzzer)
+        app.handed_off()
+        buttons.press("down", 0.0)
+        loop.tick(0.01)
+        assert buzzer.history.count("chirp") == chirps, (hour, setting)
+        journal.close()

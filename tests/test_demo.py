@@ -95,7 +95,7 @@ def test_the_score_sheet_shows_near_the_end_and_the_gif_ends_on_the_scores_by_ro
         sheet = score_pages(sim.app, final=True)
         opened, scrolled = Canvas(), Canvas()
         sheet.draw(opened)
-        sheet.top = len(sheet.lines) - scrolled.body_rows
+        sheet.page = sheet.pages - 1
         sheet.draw(scrolled)
         chart = Canvas()
         score_chart_screen(sim.app).draw(chart)

@@ -12,6 +12,7 @@ from PIL import Image, ImageChops
 
 from firmware_app.autopilot import new_game_script
 from firmware_app.headless import Headless
+from firmware_app.ui.screens import Notice
 
 GOLDEN = Path(__file__).parent / "golden" / "screens"
 
@@ -26,7 +27,8 @@ def screens(sim: Headless):
         sim.command(line)
     sim.press("ok")
     yield "setup-penguins"
-    sim.press("ok", 5)
+    while isinstance(sim.app.top, Notice):
+        sim.press("ok")
     yield "turn-draw"
     sim.press("ok")
     yield "drawn"
@@ -37,6 +39,15 @@ def screens(sim: Headless):
     sim.press("down", gastro[0])
     sim.press("ok")
     yield "gastro-exchanges"
+    sim.press("down")
+    sim.press("ok")
+    yield "gastro-get"
+    sim.press("back")
+    sim.press("back")
+    why = [i for i, item in enumerate(sim.app.top.items) if item.label == sim.app.t("Why not …")]
+    sim.press("down", why[0] - sim.app.top.cursor)
+    sim.press("ok")
+    yield "why-not"
     sim.press("back")
     sim.app.act("visit hq nobody")
     yield "refusal"

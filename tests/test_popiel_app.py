@@ -22,15 +22,25 @@ START = [
 ]
 
 
+def choose(sim, label: str) -> None:
+    """Move the cursor of the menu on top to ``label`` and press OK."""
+    menu = sim.app.top
+    labels = [item.label for item in menu.items]
+    steps = labels.index(label) - menu.cursor
+    sim.press("down" if steps > 0 else "up", abs(steps))
+    sim.press("ok")
+
+
 def play_a_turn(sim, chooser) -> None:
     """Place a tile with a few dots, touching the king one time in three."""
-    sim.press("ok")  # Place a tile
-    assert isinstance(sim.app.top, NumberEntry)
-    sim.press("up", chooser.randrange(5))
-    sim.press("ok")
+    dots = chooser.randrange(5)
     if chooser.random() < 0.34:
-        sim.press("down")  # "Yes: touches the king"
-    sim.press("ok")
+        choose(sim, "Tile touches the king …")
+        assert isinstance(sim.app.top, NumberEntry)
+        sim.press("up", dots)
+        sim.press("ok")
+    else:
+        choose(sim, f"Tile: {dots} dot" + ("" if dots == 1 else "s"))
     while isinstance(sim.app.top, Notice):
         sim.press("ok")
 
@@ -40,8 +50,9 @@ def test_a_whole_popiel_game_in_the_simulator_replays_from_its_record(tmp_path):
     try:
         for line in START:
             sim.command(line)
-        assert sim.screen.startswith("[Setup]")
-        sim.press("ok")
+        assert sim.screen.startswith("[Setup] 1/")
+        while isinstance(sim.app.top, Notice):
+            sim.press("ok")
         assert sim.screen.startswith("[Mouse 1]")
         chooser = random.Random(5)
         turns = 0
@@ -66,16 +77,15 @@ def test_the_table_is_told_to_move_the_pawn_and_flip_the_marker(tmp_path):
     try:
         for line in START:
             sim.command(line)
-        sim.press("ok")
+        while isinstance(sim.app.top, Notice):
+            sim.press("ok")
         session = sim.app.session
         session.states[-1] = session.state.replace(scores=(28, 0, 0))
         sim.app.reset(turn_screen(sim.app))
-        sim.press("ok")
-        sim.press("up", 4)
-        sim.press("ok")
-        sim.press("ok")  # does not touch the king
+        choose(sim, "Tile: 4 dots")  # does not touch the king
         text = " ".join(sim.screen.split())
-        assert "+4: pawn to track space 2, marker flipped." in text
+        assert sim.screen.startswith("[Tile to Mouse 2]")
+        assert "4 points: pawn to track space 2, marker flipped." in text
         assert "Flip the 30-points marker." in " ".join(" ".join(sim.app.top.lines).split())
     finally:
         sim.close()

@@ -177,7 +177,7 @@ def test_popiel_players_name_their_mouse_colours(tmp_path):
         assert "Zaczyna Niebieska mysz, zakrywając pole startowe." in " ".join(
             " ".join(sim.app.top.lines).split()
         )
-        sim.press("ok")
+        sim.press("back")  # the setup notice, whatever its pages
         assert title(sim) == "[Niebieska mysz] 0 pkt"
         record = sim.journal.record(sim.app.session.game_id)
         assert replay(record).game.options.players == ("blue", "red")
@@ -239,7 +239,7 @@ def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
         sim.press("ok")
         while "how many" in sim.screen:  # the token mix, as suggested
             sim.press("ok")
-        sim.press("ok", 4)  # the seats' defaults
+        sim.press("ok", 4)  # the seats' defaults: no names, dealt, drawn, everyone plays
         assert title(sim).startswith("[Not allowed]")
         assert "does not yet know enough to play" in " ".join(sim.app.top.lines)
         assert sim.app.session is None

@@ -51,7 +51,7 @@ def test_the_game_figures_and_the_filter(sim):
     open_statistics(sim)
     choose(sim, "Games")
     assert "Games played: 5" in sim.screen and "Best score: 40 (Iza)" in sim.screen
-    sim.press("ok")
+    sim.press("back")  # the notice, whatever its pages
     choose(sim, "All games")  # OK on the filter turns it to the next one
     assert sim.app.top.items[0].label == "Penguins: family"
     choose(sim, "Games")
@@ -65,22 +65,22 @@ def test_a_player_head_to_head_and_the_last_games(sim):
     choose(sim, "Olek")
     text = "\n".join(sim.app.top.lines)
     assert "Games: 3, wins: 2 (67%)" in text and "Favourite penguin: Kowalski" in text
-    sim.press("ok")
+    sim.press("back")  # the notice, whatever its pages
     sim.press("back")
     choose(sim, "Head to head")
     choose(sim, "Ala")
     choose(sim, "Olek")
     assert sim.app.top.lines[:4] == ["Games together: 3", "Ala: 1", "Olek: 1", "Shared wins: 1"]
-    sim.press("ok")
+    sim.press("back")  # the notice, whatever its pages
     for _ in range(2):
         sim.press("back")
     choose(sim, "Last games")
     assert sim.app.top.lines[0].endswith("King Popiel: Iza")
-    sim.press("ok")
+    sim.press("back")  # the notice, whatever its pages
     choose(sim, "Players")
     choose(sim, "Iza")
     assert "Favourite penguin: Skipper" in "\n".join(sim.app.top.lines)
-    sim.press("ok")
+    sim.press("back")  # the notice, whatever its pages
     sim.press("back")
     for _ in range(3):
         choose(sim, sim.app.top.items[0].label)  # the filter, on to King Popiel

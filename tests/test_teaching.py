@@ -39,8 +39,9 @@ def answer_mix(sim) -> None:
     asked = isinstance(sim.app.top, NumberEntry)
     while isinstance(sim.app.top, NumberEntry) and sim.app.session is None:
         sim.press("ok")
-    if asked or sim.app.session is None:
-        sim.press("ok", 4)
+    seats = [sim.app.t(t) for t in ("Names", "Penguins", "First player", "Virtual players")]
+    while isinstance(sim.app.top, Menu) and sim.app.top.title in seats:
+        sim.press("ok")  # no names, the app deals, the app draws, everyone plays
 
 
 def teachers_asked(sim) -> list[str]:

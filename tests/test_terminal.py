@@ -66,8 +66,8 @@ KEY_FOR = {
 }
 # From the start screen to the first turn of a 2-player game on the demo deck.
 # The demo deck, then the seats (names, penguins, first player, virtual players), the
-# six setup pages.
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 6
+# setup pages (a notice of several pages takes an OK a page).
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 9
 
 
 # ------------------------------------------------------------------- keys
@@ -612,7 +612,7 @@ TYPED_NEW_DEMO_GAME = b"".join(DOWN if key == curses.KEY_DOWN else b"\r" for key
 
 
 def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path, pty_run):
-    pty = pty_run(sim_command(tmp_path, "--language", "en"))
+    pty = pty_run(sim_command(tmp_path, "--language", "en", "--seed", "42"))
     pty.read_until(b"New game")
     pty.send(TYPED_NEW_DEMO_GAME)
     pty.read_until(b"Draw 2 tokens")

@@ -10,13 +10,26 @@ figurant actions) are screens of the same kind.
 """
 
 from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_lines
+from firmware_app.flows.effect_words import effect_text
 from firmware_app.flows.end import score_pages
-from firmware_app.flows.turn import EXTRAS, TurnMenu, exchange_label, extras, player_label
+from firmware_app.flows.turn import (
+    EXTRAS,
+    Headquarters,
+    TurnMenu,
+    extras,
+    gastro,
+    noted,
+    offered,
+    player_label,
+    refusal,
+    why_not_item,
+)
 from firmware_app.table_text import counted
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY
+from rules.pingwiny.advanced_officer import MARKERS
 
 VERB_LABELS = {
     "move": "Move",
@@ -24,6 +37,14 @@ VERB_LABELS = {
     "use": "Use a card",
     "penguin": "Penguin action",
     "pass": "Pass",
+}
+
+# One-off actions the teaching screens do not offer, in the table's words.
+MORE_WORDS = {
+    "steal_choice": "Take {count} tokens of your choice from a penguin",
+    "others_discard": "Every other penguin discards {count} random tokens",
+    "acquire": "Acquire a face-up card",
+    "none": "No effect",
 }
 
 # -------------------------------------------------------------------- turn
@@ -42,16 +63,29 @@ class AdvancedTurn(TurnMenu):
         choose_action(self.app, word_label(self.app, card_id), matching, 2)
 
 
+def lasting(app) -> str:
+    """What holds until it ends, for the title bar: the last round, Officer X's last marker."""
+    t, s = app.t, app.session.state
+    if s.last_round:
+        return t("last round")
+    if len(s.markers) == MARKERS - 1:
+        return t("last marker")
+    return ""
+
+
 def turn_screen(app) -> AdvancedTurn:
     t, game, s = app.t, app.session.game, app.session.state
-    legal = game.legal_actions(s)
+    legal = offered(game.legal_actions(s))
     who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     right = ""
     if s.pending:
         title = t("Lay out space {space}", space=s.pending[0] + 1)
     elif s.pending_missions:
         title = t("Lay out mission {space}", space=s.pending_missions[0] + 1)
-    elif s.phase in ("draw", "end_draw"):
+    elif s.phase == "end_draw":
+        title = t("{who}: end of turn", who=player_label(app, s.current))
+        right = t("draw {n}", n=len(legal[0]) - 1)
+    elif s.phase == "draw":
         title, right = who, t("draw {n}", n=len(legal[0]) - 1)
     elif s.phase == "roll":
         _, low, high = s.officer
@@ -64,7 +98,43 @@ def turn_screen(app) -> AdvancedTurn:
         title = t("Last action: {who}", who=player_label(app, s.current))
     else:
         title, right = who, t("{n} left", n=s.actions_left)
-    return AdvancedTurn(app, title, action_items(app, legal) + advanced_extras(app), right)
+    moves = action_items(app, legal)
+    missing = why_not(app, legal) if s.phase == "act" else []
+    aside = [why_not_item(app, missing)] if missing else []
+    menu = AdvancedTurn(
+        app,
+        title,
+        moves,
+        aside + advanced_extras(app),
+        noted(lasting(app), right),
+        remember=f"{s.phase} {s.current}",
+    )
+    exchanges = [a for a in legal if a.verb == "exchange"]
+    if exchanges:  # a colour button: the exchange giving that colour
+        menu.shortcut = lambda colour: gastro(app, exchanges, 1, colour)
+    return menu
+
+
+def why_not(app, legal: list) -> list[str]:
+    """What a turn could hold but does not now, each with the engine's reason."""
+    t, game, s = app.t, app.session.game, app.session.state
+    offered = {a.verb for a in legal}
+    tries = {
+        "hq": [f"hq {card}" for card in s.faceup if card is not None],
+        "rummage": ["rummage"],
+        "gastro": ["gastro"],
+        "penguin": ["penguin"],
+    }
+    labels = {"hq": t.name("hq"), "rummage": t("Rummage in the bag"), "gastro": t.name("gastro")}
+    labels["penguin"] = t(VERB_LABELS["penguin"])
+    reasons = []
+    for verb, actions in tries.items():
+        if verb in offered or not actions:
+            continue
+        found = list(dict.fromkeys(r for r in (refusal(app, game, s, a) for a in actions) if r))
+        if found:
+            reasons.append(f"{labels[verb]}: " + "; ".join(found))
+    return reasons
 
 
 def action_items(app, legal: list) -> list[Item]:
@@ -75,7 +145,9 @@ def action_items(app, legal: list) -> list[Item]:
         by_verb.setdefault(action.verb, []).append(action)
     items = []
     for verb, actions in by_verb.items():
-        if verb in ("reveal", "reveal-mission", "exchange", "roll", "officer", "take"):
+        if verb == "exchange":  # the Gastro zone: the colour given, then the colour got
+            items.append(Item(t("Exchange …"), lambda a=actions: gastro(app, a, 1)))
+        elif verb in ("reveal", "reveal-mission", "roll", "officer", "take"):
             items += [Item(_single_label(app, a), lambda a=a: app.act(str(a))) for a in actions]
         elif verb in ("draw", "rummage", "lose"):
             items.append(_colour_item(app, verb, actions))
@@ -83,6 +155,19 @@ def action_items(app, legal: list) -> list[Item]:
             items.append(Item(t("Done"), lambda: app.act("done")))
         elif verb == "gastro":
             items.append(Item(t.name(verb), lambda: app.act("gastro")))
+        elif verb == "hq":
+            label = t.name("hq") + " …"
+            items.insert(0, Item(label, lambda a=actions: app.push(Headquarters(app, a, 1))))
+        elif verb == "move":  # one entry per tile: the tile is chosen with the move
+            by_tile: dict[str, list] = {}
+            for action in actions:
+                by_tile.setdefault(action[1], []).append(action)
+            for tile, group in by_tile.items():
+                place = _choice_label(app, tile, group[0])
+                label = t("Move: {place}", place=place) + (" …" if len(group) > 1 else "")
+                items.append(
+                    Item(label, lambda label=place, g=group: choose_action(app, label, g, 2))
+                )
         else:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
             shown = label + " …" if len(actions) > 1 or len(actions[0]) > 1 else label
@@ -95,8 +180,6 @@ def action_items(app, legal: list) -> list[Item]:
 def _single_label(app, action) -> str:
     t, s = app.t, app.session.state
     verb = action.verb
-    if verb == "exchange":
-        return exchange_label(t, action[1])
     if verb == "take":
         colour = COLOURS[SUPPLY[s.layout[s.players[s.current].square]]]
         return t("Take {tokens}", tokens=counted(t, [colour] * int(action[1])))
@@ -112,7 +195,12 @@ def _colour_item(app, verb: str, actions: list) -> Item:
     """Colours from the real bag (or a loser's hand): the colour buttons, or a menu of them."""
     t, s = app.t, app.session.state
     if len(actions) == 1 and len(actions[0]) == 1:  # the app draws, or the bag is empty
-        label = t("Rummage in the bag") if verb == "rummage" else t("Draw")
+        if verb == "rummage":
+            label = t("Rummage in the bag")
+        elif s.phase == "end_draw":
+            label = t.plural("End of turn: draw {n} token", "End of turn: draw {n} tokens", 2)
+        else:
+            label = t("Draw")
         return Item(label, lambda: app.act(verb))
     if verb == "draw":
         count = len(actions[0]) - 1
@@ -154,7 +242,32 @@ def choose_action(app, heading: str, actions: list, depth: int) -> None:
             return
         heading = word_label(app, actions[0][depth])
         depth += 1
-    app.act(str(actions[0]))
+    if actions[0].verb in ("use", "penguin"):
+        confirm(app, actions[0])
+    else:
+        app.act(str(actions[0]))
+
+
+def confirm(app, action) -> None:
+    """A card's or the penguin's one-off action: what it does, then yes or no."""
+    t, game, s = app.t, app.session.game, app.session.state
+    if action.verb == "use":
+        card = action[1]
+        name, effect = game.cards.figurants[card].name, game.cards.figurants[card].effect
+    else:
+        card = s.players[s.current].penguin
+        name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
+    if effect is not None and effect.do in MORE_WORDS:
+        does = t(MORE_WORDS[effect.do], **dict(effect.params))
+    else:
+        does = effect_text(t, effect, lambda c: word_label(app, c))
+    chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
+    detail = does + (" — " + ", ".join(chosen) if chosen else "")
+    items = [
+        Item(t("Yes: use it"), lambda: app.act(str(action)), detail=detail),
+        Item(t("No: go back"), app.pop, detail=detail),
+    ]
+    app.push(Menu(app, name, items))
 
 
 def _word_items(app, groups: dict[str, list], depth: int) -> list[Item]:

@@ -41,12 +41,13 @@ def status_lines(app) -> list[str]:
         lines.append(f"{player_label(app, i)}: {penguin_name(t, game, p.penguin)}")
         lines.append("  " + (counted(t, colours_of(p.tokens)) or "—"))
         cards = len(p.figurants) + len(p.discarded)
-        lines.append("  " + t("{n} figurants", n=cards))
+        lines.append("  " + t.plural("{n} figurant", "{n} figurants", cards))
         lines += ["  " + game.cards.missions[m].name for m in p.missions]
     lines += board_lines(app)
     lines.append(t("Board: {tokens}", tokens=counted(t, colours_of(s.board)) or "—"))
     lines.append(t("Grey beside the board: {n}", n=s.grey))
-    lines.append(t("Bag: {n} tokens, deck: {d} cards", n=sum(s.bag), d=s.deck_size))
+    lines.append(t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag)))
+    lines.append(t.plural("Deck: {n} card", "Deck: {n} cards", s.deck_size))
     return lines
 
 
@@ -99,11 +100,24 @@ def help_menu(app) -> Menu:
 
 
 def event_lines(t, game, events: list[dict]) -> list[str]:
-    """What the table must do after an action, in the order it happened."""
+    """What the table must do after an action, in the order it happened.
+
+    A penguin's own move is not repeated back: the player has just said
+    where it went, so it costs no notice (a penguin pushed aside is told).
+    """
     lines: list[str] = []
-    for e in events:
-        lines += _event(t, game, e)
+    for i, e in enumerate(events):
+        ends_turn = any(later["event"] == "turn" for later in events[i:])
+        if e["event"] == "drew" and ends_turn and game.app_bag and e["tokens"]:
+            lines.append(_end_draw(t, e["tokens"]))
+        else:
+            lines += _event(t, game, e)
     return lines
+
+
+def _end_draw(t, tokens: list[str]) -> str:
+    """``End of turn: draw 2 — red, black``."""
+    return t("End of turn: draw {n} — {tokens}.", n=len(tokens), tokens=counted(t, tokens))
 
 
 def _who(t, game, p: int) -> str:
@@ -121,9 +135,6 @@ def _event(t, game, e: dict) -> list[str]:
     if kind == "drew":
         if game.app_bag and e["tokens"]:
             return [t("From the bag: {tokens}.", tokens=counted(t, e["tokens"]))]
-    elif kind in ("moved", "blocked"):
-        place = f"{t.name(e['location'])}, {t(SPOT_NAMES[e['spot']]).lower()}"
-        return [t("{who}: penguin to {place}.", who=_who(t, game, e["player"]), place=place)]
     elif kind == "pushed":
         return [t("Push {who}'s penguin to the middle.", who=_who(t, game, e["player"]))]
     elif kind == "took":

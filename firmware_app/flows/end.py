@@ -48,7 +48,13 @@ def score_pages(app, final: bool) -> Notice:
         )
         lines += [
             f"{player_label(app, line.player)}: {line.total}",
-            "  " + t("cards {points} ({n})", points=line.figurants, n=line.cards),
+            "  "
+            + t.plural(
+                "cards {points} ({n} card)",
+                "cards {points} ({n} cards)",
+                line.cards,
+                points=line.figurants,
+            ),
             "  " + t("penguin +{n}", n=line.penguin_bonus),
             "  " + missions,
             *(["  " + t("card bonuses +{n}", n=line.bonus)] if advanced else []),

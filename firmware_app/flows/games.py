@@ -28,6 +28,8 @@ class GameScreens:
     turn: Callable[..., Screen]  # app -> the screen of the turn being played
     events: Callable[..., list[str]]  # (t, game, events) -> what the table must do
     end: Callable[..., Screen]  # app -> the game-over screen with the scores
+    hand_off: Callable[..., None]  # (app, lines) -> the notice that passes the turn on
+    describe: Callable[..., str]  # (app, state, notation) -> an action in words, for undo
 
 
 def penguins_round(t, state) -> str:
@@ -44,6 +46,8 @@ GAMES: dict[tuple[str, str], GameScreens] = {
         turn.turn_screen,
         table_text.event_lines,
         end.end_screen,
+        turn.hand_off,
+        turn.describe,
     ),
     ("popiel", "standard"): GameScreens(
         lambda t: t("King Popiel"),
@@ -53,6 +57,8 @@ GAMES: dict[tuple[str, str], GameScreens] = {
         popiel.turn_screen,
         popiel.event_lines,
         popiel.end_screen,
+        popiel.hand_off,
+        popiel.describe,
     ),
     ("pingwiny", "advanced"): GameScreens(
         lambda t: t("Penguins: advanced"),
@@ -62,5 +68,7 @@ GAMES: dict[tuple[str, str], GameScreens] = {
         advanced.turn_screen,
         advanced_table.event_lines,
         end.end_screen,
+        turn.hand_off,
+        turn.describe,
     ),
 }

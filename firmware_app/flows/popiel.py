@@ -21,6 +21,7 @@ from rules.errors import RulesError
 from rules.popiel.game import KINDS, MAX_DOTS, PopielOptions
 from rules.popiel.track import on_track
 
+COMMON_DOTS = 5  # 0 to 4 dots: most tiles; more are listed after the king's entry
 REWARD_NAMES = {
     "plus2": "2-point cheese",
     "plus3": "3-point cheese",
@@ -64,7 +65,7 @@ class PopielWizard:
 
     def players(self) -> Menu:
         t = self.t
-        options = [(t("{n} players", n=n), n) for n in (2, 3, 4, 5)]
+        options = [(t.plural("{n} player", "{n} players", n), n) for n in (2, 3, 4, 5)]
         menu = self._ask(t("Players"), options, "players", lambda: self.app.push(self.box()))
         # Where a table looks for a seat the box could play, it learns why there is none.
         note = t("No virtual players: the rulebook does not print the tower's shape.")
@@ -173,6 +174,12 @@ class PopielWizard:
 
 
 def turn_screen(app) -> Menu:
+    """The tile placed, as one choice: how many yellow dots it completed.
+
+    The usual dots come first (the cursor on the number chosen last), then a
+    tile that touches the king, the rarer dots, then the rest. The title bar keeps the king's
+    last window in sight.
+    """
     t, session = app.t, app.session
     s = session.state
     who = player_label(app, s.current)
@@ -182,15 +189,57 @@ def turn_screen(app) -> Menu:
         ]
         return Menu(app, t("Reward drawn"), items, back=app.home)
     title = t("{who}: extra move", who=who) if s.extra else who
-    items = [
-        Item(t("Place a tile"), lambda: _place(app)),
-        Item(t("Cannot place"), lambda: app.act("pass")),
-        Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
-        Item(t("Correct a score"), lambda: _correct(app)),
-        Item(t("Undo"), app.undo),
-        Item(t("End game"), lambda: end_game(app)),
+    dots = [
+        Item(t.plural("Tile: {n} dot", "Tile: {n} dots", n), lambda n=n: app.act(f"place {n}"))
+        for n in range(MAX_DOTS + 1)
     ]
-    return Menu(app, title, items, right=t("{n} pts", n=s.scores[s.current]), back=app.home)
+    king = Item(t("Tile touches the king …"), lambda: _place(app))
+    items = (
+        dots[:COMMON_DOTS]
+        + [king]
+        + dots[COMMON_DOTS:]
+        + [
+            Item(t("Cannot place"), lambda: app.act("pass")),
+            Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
+            Item(t("Correct a score"), lambda: _correct(app)),
+            Item(t("Undo"), app.undo),
+            Item(t("End game"), lambda: end_game(app)),
+        ]
+    )
+    right = t.plural("{n} pt", "{n} pts", s.scores[s.current])
+    if session.game.windows - s.king == 1:
+        right = t("king: last window") + " " + right
+    menu = Menu(app, title, items, right=right, back=app.home, remember="dots")
+    return menu
+
+
+def hand_off(app, lines: list[str]) -> None:
+    """The turn passed: the notice's title names the next mouse and its tile."""
+    who = player_label(app, app.session.state.current)
+    app.handed_off()
+    if lines:
+        app.notice(app.t("Tile to {who}", who=who), lines)
+
+
+def describe(app, state, notation: str) -> str:
+    """A Król Popiel action in words, for undo."""
+    t, words = app.t, notation.split()
+    who = player_label(app, state.current)
+    if words[0] == "place":
+        n = int(words[1])
+        if len(words) == 3:
+            return t.plural(
+                "{who} placed a tile: {n} dot, the king",
+                "{who} placed a tile: {n} dots, the king",
+                n,
+                who=who,
+            )
+        return t.plural("{who} placed a tile: {n} dot", "{who} placed a tile: {n} dots", n, who=who)
+    if words[0] == "reward":
+        return t("{who} drew {token}", who=who, token=t(REWARD_NAMES[words[1]]))
+    if words[0] == "pass":
+        return t("{who} could not place", who=who)
+    return t("a score correction")
 
 
 def _place(app) -> None:
@@ -198,15 +247,11 @@ def _place(app) -> None:
 
     def dots_entered(dots: int) -> None:
         app.pop()
-        items = [
-            Item(t("No"), lambda: app.act(f"place {dots}")),
-            Item(t("Yes: touches the king"), lambda: app.act(f"place {dots} king")),
-        ]
-        app.push(Menu(app, t("Touches the king?"), items))
+        app.act(f"place {dots} king")
 
     app.push(
         NumberEntry(
-            app, t("Place a tile"), t("Yellow dots completed:"), dots_entered, 0, 0, MAX_DOTS
+            app, t("Touches the king"), t("Yellow dots completed:"), dots_entered, 0, 0, MAX_DOTS
         )
     )
 
@@ -258,9 +303,10 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
         if kind == "scored":
             before = e["total"] - e["points"]
             lines.append(
-                t(
-                    "+{points}: pawn to {where}.",
-                    points=e["points"],
+                t.plural(
+                    "{n} point: pawn to {where}.",
+                    "{n} points: pawn to {where}.",
+                    e["points"],
                     where=track_text(t, e["total"]),
                 )
             )

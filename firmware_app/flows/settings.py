@@ -54,7 +54,7 @@ def settings_menu(app) -> Menu:
             lambda: choose("deck", t("Figurant deck"), [(t("app"), "app"), (t("table"), "table")]),
         ),
         Item(
-            t("Reader: {value}", value=app.reader_name),
+            t("Reader: {value}", value=t("none") if app.reader_name == "none" else t("fitted")),
             lambda: app.notice(t("Reader"), [t("The reader is set in the configuration file.")]),
         ),
         Item(

@@ -11,8 +11,10 @@ from collections import Counter
 from firmware_app.flows.seats import player_label
 from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import counted, penguin_name
-from firmware_app.ui.screens import ColourEntry, Item, Menu
+from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from rules.actions import Action
 from rules.colours import COLOURS
+from rules.errors import RulesError
 from rules.pingwiny import exchange
 
 LOCATION_ORDER = (
@@ -28,43 +30,141 @@ LOCATION_ORDER = (
 )
 
 
+def lasting(app) -> str:
+    """What holds until it ends, for the title bar: the last round."""
+    return app.t("last round") if app.session.state.last_round else ""
+
+
+def noted(*notes: str) -> str:
+    """The title bar's right-hand notes, the lasting state first."""
+    return " ".join(note for note in notes if note)
+
+
+def hand_off(app, lines: list[str]) -> None:
+    """The turn passed: the next player's name and the bag in the notice's title.
+
+    When the app is the bag, OK on the last page also draws the new player's
+    tokens, so the hand-off costs no press of its own.
+    """
+    t, game, s = app.t, app.session.game, app.session.state
+    title = t("Bag to {who}", who=player_label(app, s.current))
+    ok = None
+    if s.phase == "draw" and game.app_bag and not s.pending:
+        lines = lines + [t.plural("OK: draw {n} token", "OK: draw {n} tokens", s.draw_count)]
+        ok = lambda: app.act("draw")  # noqa: E731 - the notice's OK
+    app.handed_off()
+    if lines:
+        app.push(Notice(app, title, lines, ok=ok))
+
+
 def turn_screen(app) -> Menu:
     session, t = app.session, app.t
     game, s = session.game, session.state
     legal = game.legal_actions(s)
     who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     if s.pending:
-        title, right = t("Lay out space {space}", space=s.pending[0] + 1), ""
+        title = t("Lay out space {space}", space=s.pending[0] + 1)
         items = [Item(game.cards.figurants[a[1]].name, lambda a=a: app.act(str(a))) for a in legal]
-        return TurnMenu(app, title, items + extras(app), right)
+        return TurnMenu(app, title, items, extras(app), lasting(app))
     if s.phase == "draw":
-        right = t("draw {n}", n=s.draw_count)
+        right = noted(lasting(app), t("draw {n}", n=s.draw_count))
         if game.app_bag:
-            items = [Item(t("Draw {n} tokens", n=s.draw_count), lambda: app.act("draw"))]
+            label = t.plural("Draw {n} token", "Draw {n} tokens", s.draw_count)
+            items = [Item(label, lambda: app.act("draw"))]
         else:
             items = [Item(t("Enter the tokens drawn"), lambda: _enter_draw(app))]
-        return TurnMenu(app, who, items + extras(app), right)
-    right = t("visit {n}/2", n=3 - s.visits_left)
+        return TurnMenu(app, who, items, extras(app), right)
+    right = noted(lasting(app), t("visit {n}/2", n=3 - s.visits_left))
     by_location: dict[str, list] = {}
-    for action in legal:
+    for action in offered(legal):
         by_location.setdefault(action[1], []).append(action)
+    order = ("hq",) + LOCATION_ORDER[:-1] if "hq" in by_location else LOCATION_ORDER
     items = [
         _location_item(app, location, by_location[location])
-        for location in LOCATION_ORDER
+        for location in order
         if location in by_location
     ]
-    return TurnMenu(app, who, items + extras(app), right)
+    missing = [loc for loc in LOCATION_ORDER if loc not in by_location]
+    aside = [why_not_item(app, why_not_visits(app, missing))] if missing else []
+    menu = TurnMenu(app, who, items, aside + extras(app), right, remember=f"visit {s.current}")
+    if "gastro" in by_location:  # a colour button: the Gastro zone, giving that colour
+        menu.shortcut = lambda colour: gastro(app, by_location["gastro"], 2, colour)
+    return menu
 
 
 class TurnMenu(Menu):
-    """The turn's choices; BACK stays here, a tapped card is played if it can be."""
+    """The turn's choices, then the extras; BACK stays here, a tapped card is played.
 
-    def __init__(self, app, title: str, items: list[Item], right: str) -> None:
-        super().__init__(app, title, items, right, back=app.home)
-        self.moves = len(items) - len(EXTRAS)
+    ``moves`` counts the items that play the turn (the first ones).
+    """
+
+    def __init__(
+        self, app, title: str, items: list[Item], aside: list[Item], right: str, remember=None
+    ) -> None:
+        super().__init__(app, title, items + aside, right, back=app.home, remember=remember)
+        self.moves = len(items)
+        self.shortcut = None  # what a colour button does here, if anything
+
+    def colour(self, name: str) -> None:
+        if self.shortcut is not None:
+            self.shortcut(name)
+        else:
+            super().colour(name)
 
     def card(self, card_id: str) -> None:
         on_card(self.app, card_id)
+
+
+def offered(legal: list) -> list:
+    """The legal actions a screen lists: no exchange that gives back what it gives,
+    unless nothing else is left (a Gastro action already begun)."""
+    return [a for a in legal if not pointless(a)] or legal
+
+
+def pointless(action) -> bool:
+    """An exchange that gives back a colour it gives (``black+black>black``): never offered."""
+    for word in action[1:]:
+        parsed = exchange.PARSED.get(word)
+        if parsed is not None:
+            give, get = parsed
+            return bool(set(give) & set(get))
+    return False
+
+
+def why_not_item(app, reasons: list[str]) -> Item:
+    """The entry that says what is not offered now, and the engine's reason."""
+    t = app.t
+    return Item(t("Why not …"), lambda: app.notice(t("Not offered now"), reasons))
+
+
+def why_not_visits(app, missing: list[str]) -> list[str]:
+    """For each location not offered, the engine's own refusal of a visit there."""
+    t, game, s = app.t, app.session.game, app.session.state
+    reasons = []
+    for location in missing:
+        if location == "hq":
+            cards = [c for c in s.faceup if c is not None]
+            tries = [f"visit hq {card}" for card in cards]
+            head = t("no card you can pay") if cards else t("no card lies face up")
+        elif location == "gastro":
+            tries, head = [], t("no exchange you can make")
+        elif location == "lemur":
+            tries, head = [], t("no mission lies above the board")
+        else:
+            tries, head = [f"visit {location}"], ""
+        refusals = [refusal(app, game, s, action) for action in tries]
+        words = [head] if head else []
+        reasons.append(f"{t.name(location)}: " + "; ".join(words + [r for r in refusals if r]))
+    return reasons
+
+
+def refusal(app, game, state, action: str) -> str:
+    """The engine's reason for refusing ``action`` now, in the table's words ("" if allowed)."""
+    try:
+        game.apply(state, Action.parse(action))
+    except RulesError as error:
+        return app.t.refusal(error, app.session)
+    return ""
 
 
 EXTRAS = (
@@ -143,6 +243,8 @@ def _location_item(app, location: str, actions: list) -> Item:
                 )
             ),
         )
+    if location == "gastro":
+        return Item(name + " …", lambda: gastro(app, actions, 2))
     return Item(name + " …", lambda: app.push(_choices(app, location, actions)))
 
 
@@ -150,20 +252,102 @@ def _choices(app, location: str, actions: list) -> Menu:
     t, cards = app.t, app.session.game.cards
     if location == "lemur":
         items = [Item(cards.missions[a[2]].name, lambda a=a: app.act(str(a))) for a in actions]
-    elif location == "gastro":
-        items = [Item(exchange_label(t, a[2]), lambda a=a: app.act(str(a))) for a in actions]
-    else:
-        by_card: dict[str, list] = {}
-        for action in actions:
-            by_card.setdefault(action[2], []).append(action)
+        return Menu(app, t.name(location), items, remember="lemur")
+    return Headquarters(app, actions, 2)
+
+
+def gastro(app, actions: list, word: int, give_colour: str | None = None) -> None:
+    """The Gastro zone in two choices: the colour you give, then the colour you get.
+
+    The colour buttons choose at once; ``word`` is where the exchange sits in
+    an action (``visit gastro GIVE>GET``: 2). Exchanges that give back what
+    they give are never among ``actions``. With ``give_colour`` (a colour
+    button on the turn menu) the first choice is made already.
+    """
+    t = app.t
+    by_give: dict[tuple, list] = {}
+    for action in actions:
+        give, _ = exchange.PARSED[action[word]]
+        by_give.setdefault(give, []).append(action)
+
+    def got(group: list) -> None:
         items = [
-            Item(cards.figurants[card].name, lambda ways=ways: _pay(app, ways))
-            for card, ways in by_card.items()
+            Item(
+                counted(t, _named(exchange.PARSED[a[word]][1])),
+                _play(app, a),
+                colour=_colour_of(a, word),
+            )
+            for a in group
         ]
-    return Menu(app, t.name(location), items)
+        app.push(Menu(app, t("Gastro: you get"), items, remember="gastro get"))
+
+    items = [
+        Item(counted(t, _named(give)), lambda g=group: got(g), colour=COLOURS[give[0]])
+        for give, group in by_give.items()
+    ]
+    chosen = [item for item in items if item.colour == give_colour]
+    if chosen:
+        chosen[0].run()
+    elif give_colour is None:
+        app.push(Menu(app, t("Gastro: you give"), items, remember="gastro give"))
 
 
-def _pay(app, ways: list) -> None:
+def _named(colours: tuple[int, ...]) -> list[str]:
+    return [COLOURS[c] for c in colours]
+
+
+def _colour_of(action, word: int) -> str:
+    return COLOURS[exchange.PARSED[action[word]][1][0]]
+
+
+def _play(app, action):
+    return lambda: app.act(str(action))
+
+
+class Headquarters(Menu):
+    """The face-up cards one can pay: cost in colour initials and points, a line each.
+
+    A colour button keeps the cards whose cost has that colour (again: all of
+    them). A card payable in several ways (grey as a joker) asks how. The list
+    shows even when one card is left: acquiring is never a surprise.
+    """
+
+    def __init__(self, app, actions: list, word: int) -> None:
+        self.by_card: dict[str, list] = {}
+        for action in actions:
+            self.by_card.setdefault(action[word], []).append(action)
+        self.app, self.shown_colour = app, None
+        super().__init__(app, app.t.name("hq"), self._items(None), remember="hq")
+
+    def _items(self, colour: str | None) -> list[Item]:
+        app, game = self.app, self.app.session.game
+        items = []
+        for card, ways in self.by_card.items():
+            if colour is None or game.cards.figurants[card].cost[COLOURS.index(colour)]:
+                label = card_line(app, card)
+                items.append(Item(label, lambda ways=ways: pay(app, ways)))
+        return items
+
+    def colour(self, name: str) -> None:
+        self.shown_colour = None if self.shown_colour == name else name
+        self.items = self._items(self.shown_colour) or self._items(None)
+        self.cursor = 0
+        self.right = self.t.initial(self.shown_colour) if self.shown_colour else ""
+
+
+def card_line(app, card: str) -> str:
+    """``Becky 2R Y · 3 pts``: a card's name, its cost in colour initials, its points."""
+    t, game = app.t, app.session.game
+    figurant = game.cards.figurants[card]
+    cost = " ".join(
+        (f"{n}" if n > 1 else "") + t.initial(COLOURS[c]) for c, n in enumerate(figurant.cost) if n
+    )
+    if figurant.points is None:  # points the table will teach at the score sheet
+        return f"{figurant.name} {cost} · ?"
+    return f"{figurant.name} {cost} · " + t.plural("{n} pt", "{n} pts", figurant.points)
+
+
+def pay(app, ways: list) -> None:
     """One way to pay: act at once; several (grey as a joker): ask which."""
     if len(ways) == 1:
         app.act(str(ways[0]))
@@ -181,10 +365,9 @@ def payment_label(t, action) -> str:
 
 
 def exchange_label(t, notation: str) -> str:
+    """``2× white → red``: an exchange in words."""
     give, get = exchange.PARSED[notation]
-    gave = counted(t, [COLOURS[c] for c in give])
-    got = counted(t, [COLOURS[c] for c in get])
-    return f"{gave} → {got}"
+    return f"{counted(t, _named(give))} → {counted(t, _named(get))}"
 
 
 def on_card(app, card: str) -> None:
@@ -195,7 +378,7 @@ def on_card(app, card: str) -> None:
     if not matching:
         app.notice(app.t("Card"), [app.t("That card cannot be played now.")])
     elif matching[0][0] == "visit" and matching[0][1] == "hq":
-        _pay(app, matching)
+        pay(app, matching)
     else:
         app.act(str(matching[0]))
 
@@ -208,10 +391,67 @@ def status_lines(app) -> list[str]:
         tokens = counted(t, [COLOURS[c] for c, n in enumerate(p.tokens) for _ in range(n)])
         lines.append(f"{player_label(app, i)}: {penguin_name(t, game, p.penguin)}")
         lines.append("  " + (tokens or "—"))
-        lines.append("  " + t("{n} figurants", n=len(p.figurants)))
+        lines.append("  " + t.plural("{n} figurant", "{n} figurants", len(p.figurants)))
         if p.mission:
             lines.append("  " + game.cards.missions[p.mission].name)
     board = Counter({COLOURS[c]: n for c, n in enumerate(s.board) if n})
     lines.append(t("Board: {tokens}", tokens=counted(t, list(board.elements())) or "—"))
-    lines.append(t("Bag: {n} tokens, deck: {d} cards", n=sum(s.bag), d=s.deck_size))
+    lines.append(t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag)))
+    lines.append(t.plural("Deck: {n} card", "Deck: {n} cards", s.deck_size))
     return lines
+
+
+VERBS = {
+    "draw": "{who} drew tokens",
+    "rummage": "{who} rummaged in the bag",
+    "gastro": "{who} went to the Gastro zone",
+    "done": "{who} finished the exchanges",
+    "penguin": "{who} used the penguin's action",
+    "pass": "{who} passed",
+    "correct": "a correction of the table",
+    "": "{who} played",
+}
+
+
+def describe(app, state, notation: str) -> str:
+    """An action in words, as ``state`` (the one it was played in) saw it.
+
+    ``Rico bought Maurice`` rather than ``visit hq maurice``: for undo, which
+    says what it took back.
+    """
+    t, cards = app.t, app.session.game.cards
+    action = Action.parse(notation)
+    who = player_label(app, state.current)
+    words = action[1:] if action.verb == "visit" else action[:]
+    verb, rest = (words[0], words[1:]) if words else (action.verb, ())
+    if action.verb == "visit" and verb not in ("hq", "gastro", "lemur"):
+        return t("{who} visited {place}", who=who, place=t.name(verb))
+    if verb == "hq":
+        return t("{who} bought {card}", who=who, card=cards.figurants[rest[0]].name)
+    if verb in ("lemur", "reveal-mission") or (verb == "visit" and rest[:1] == ("lemur",)):
+        return t("{who} took {mission}", who=who, mission=cards.missions[rest[-1]].name)
+    if (verb == "gastro" and rest) or verb == "exchange":
+        give, get = exchange.PARSED[rest[0]]
+        return t(
+            "{who} exchanged {give} for {get}",
+            who=who,
+            give=counted(t, _named(give)),
+            get=counted(t, _named(get)),
+        )
+    if verb == "reveal":
+        return t("{card} laid face up", card=cards.figurants[rest[0]].name)
+    if verb in ("move", "otter"):
+        return t("{who} moved to {place}", who=who, place=t.name(rest[0]))
+    if verb == "use":
+        return t("{who} used {card}", who=who, card=cards.figurants[rest[0]].name)
+    if verb == "take":
+        return t.plural("{who} took {n} token", "{who} took {n} tokens", int(rest[0]), who=who)
+    if verb == "roll":
+        return t("the die: {n}", n=rest[0])
+    if verb == "officer":
+        return t("Officer X to the {place}", place=t.name(rest[0]))
+    if verb == "lose":
+        return t("a lost {colour} token", colour=t.name(rest[0]))
+    if verb == "gate":
+        return t("{who} visited {place}", who=who, place=t.name("gate"))
+    return t(VERBS[verb if verb in VERBS else ""], who=who)

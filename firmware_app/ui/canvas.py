@@ -78,6 +78,11 @@ class Canvas:
         return "\n".join(self.lines)
 
 
+def body_rows() -> int:
+    """Rows of text under the title bar with the panel's usual font."""
+    return (HEIGHT - small().line_height - 1) // small().line_height
+
+
 # A menu redraws the same lines on every press of UP or DOWN, so each line is
 # cut to fit and inked once, then stamped as one mask: a frame costs a few
 # pastes instead of one per character and a width sum per character removed.

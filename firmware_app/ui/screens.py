@@ -8,14 +8,15 @@ the game's screens build on them.
 
 Buttons: UP and DOWN move (and repeat while held), OK chooses, BACK goes
 back on release; a long BACK is undo, handled by the app. The seven colour
-buttons enter token colours; a 4-button build enters colours from a menu.
+buttons enter token colours, and pick the item of their colour wherever a
+menu offers colours; a 4-button build enters colours from a menu.
 A name is entered letter by letter with UP, DOWN and OK, on any build.
 """
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_app.ui.canvas import WIDTH, Canvas
+from firmware_app.ui.canvas import WIDTH, Canvas, body_rows
 from rules.colours import COLOURS
 
 NAVIGATION = ("up", "down", "ok", "back")
@@ -45,22 +46,39 @@ class Screen:
 
 @dataclass(frozen=True)
 class Item:
+    """A menu line; ``colour`` is the colour button that runs it at once."""
+
     label: str
     run: Callable[[], None]
     detail: str = ""  # more about the item, lines shown under the menu while it is selected
+    colour: str | None = None
 
 
 DETAIL_ROWS = 2  # rows a menu keeps for the selected item's detail, when items have one
 
 
 class Menu(Screen):
-    """A titled list; OK runs the selected item, BACK leaves."""
+    """A titled list; OK runs the selected item, BACK leaves, a colour runs its item.
 
-    def __init__(self, app, title: str, items: list[Item], right: str = "", back=None) -> None:
+    With ``remember`` set, the cursor starts on the item chosen last time under
+    that name (the app keeps it), so a player who does the same again presses OK.
+    """
+
+    def __init__(
+        self,
+        app,
+        title: str,
+        items: list[Item],
+        right: str = "",
+        back=None,
+        remember: str | None = None,
+    ) -> None:
         super().__init__(app)
         self.title, self.items, self.right = title, items, right
-        self.cursor = 0
-        self.on_back = back
+        self.on_back, self.remember = back, remember
+        labels = [item.label for item in items]
+        chosen = app.cursors.get(remember) if remember else None
+        self.cursor = labels.index(chosen) if chosen in labels else 0
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.right)
@@ -82,36 +100,84 @@ class Menu(Screen):
         elif name == "down" and self.items:
             self.cursor = (self.cursor + 1) % len(self.items)
         elif name == "ok" and self.items:
-            self.items[self.cursor].run()
+            self.run(self.items[self.cursor])
         elif name == "back":
             (self.on_back or self.app.pop)()
+        elif name in COLOURS:
+            self.colour(name)
+
+    def run(self, item: Item) -> None:
+        if self.remember:
+            self.app.cursors[self.remember] = item.label
+        item.run()
+
+    def colour(self, name: str) -> None:
+        """A colour button: the item of that colour, if the menu has one."""
+        for item in self.items:
+            if item.colour == name:
+                self.run(item)
+                return
 
 
 class Notice(Screen):
-    """Text to read; UP/DOWN scroll, OK or BACK close it and ``then`` runs."""
+    """Text to read, a page at a time; OK turns the page and closes on the last one.
 
-    def __init__(self, app, title: str, lines: list[str], then=None) -> None:
+    UP and DOWN page back and forth, BACK closes at once; closing runs
+    ``then``. On the last page a colour button closes it and goes on to the
+    screen beneath, where colours are shortcuts. The title bar shows the
+    page count when there is more than one. With ``ok`` set, OK on the last
+    page runs it instead of ``then`` (the hand-off: reading the last page and
+    drawing the next player's tokens is one press).
+    """
+
+    def __init__(self, app, title: str, lines: list[str], then=None, ok=None) -> None:
         super().__init__(app)
-        self.title, self.then = title, then
-        self.lines = [piece for line in lines for piece in (app.wrap(line) or [""])]
-        self.top = 0
+        self.title, self.then, self.ok = title, then, ok
+        wrapped = [app.wrap(line) or [""] for line in lines]
+        self.lines = [piece for pieces in wrapped for piece in pieces]
+        self.rows = body_rows()
+        self.sheets = _paged(wrapped, self.rows)
+        self.page = 0
+
+    @property
+    def pages(self) -> int:
+        return len(self.sheets)
 
     def draw(self, canvas: Canvas) -> None:
-        rows = canvas.body_rows
-        more = len(self.lines) > rows
-        canvas.title(self.title, f"{self.top + 1}/{len(self.lines)}" if more else "")
-        for i, line in enumerate(self.lines[self.top : self.top + rows]):
+        more = self.pages > 1
+        canvas.title(self.title, f"{self.page + 1}/{self.pages}" if more else "")
+        for i, line in enumerate(self.sheets[self.page]):
             canvas.row(i, line)
 
     def button(self, name: str) -> None:
-        if name == "down" and self.top + 1 < len(self.lines):
-            self.top += 1
-        elif name == "up" and self.top:
-            self.top -= 1
+        if name in ("down", "ok") and self.page + 1 < self.pages:
+            self.page += 1
+        elif name == "up" and self.page:
+            self.page -= 1
         elif name in ("ok", "back"):
+            self.app.pop(self)
+            after = self.ok if name == "ok" and self.ok else self.then
+            if after:
+                after()
+        elif name in COLOURS and self.page + 1 == self.pages and not self.ok:
             self.app.pop(self)
             if self.then:
                 self.then()
+            if self.app.top is not self:
+                self.app.top.button(name)
+
+
+def _paged(wrapped: list[list[str]], rows: int) -> list[list[str]]:
+    """Pages of ``rows`` lines; a sentence that fits on a page is never split across two."""
+    sheets: list[list[str]] = [[]]
+    for pieces in wrapped:
+        if len(sheets[-1]) + len(pieces) > rows and sheets[-1] and len(pieces) <= rows:
+            sheets.append([])
+        for piece in pieces:
+            if len(sheets[-1]) == rows:
+                sheets.append([])
+            sheets[-1].append(piece)
+    return sheets
 
 
 class ColourEntry(Screen):

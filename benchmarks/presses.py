@@ -1,0 +1,287 @@
+"""Presses per turn: how many buttons a table presses to record its turns.
+
+Seeded whole games are played on the real app (demo cards, the app as the
+bag, the deck and the die), with no hardware: for each accepted action the
+script searches the screens themselves, breadth first over every button of
+the build, from where the previous action left them (cursor, notices, open
+menus), for the fewest presses that make the screens play that action; then
+it presses them for real, so the next search starts where a person would
+be. The turn menu's extras (the score, help, corrections, settings, undo)
+are not searched: they never play the turn's action; nor is leaving the
+game (undo, redo, a setting, ending it, BACK to the start screen). Nothing is a
+formula: a screen that needs a press more costs a press more. The actions
+come from a seeded player that chooses among the legal ones (preferring
+to acquire a card it can pay, never an exchange that gives back what it
+gives), so every build plays the same games.
+
+A turn is every action from one hand-off to the next (the draw and the
+visits of a family turn; the four actions, the die and Officer X of an
+advanced one; a tile and its reward in Król Popiel). The 11-button build
+has the seven colour buttons; the 4-button build has UP, DOWN, OK, BACK.
+
+    python benchmarks/presses.py [--variant V] [--seeds N] [--json]
+
+Prints a table of medians per variant and build, or with ``--json`` one
+object per game and build, one per line, with the keys ``variant``
+(``family``, ``advanced``, ``popiel``), ``buttons`` (``11`` or ``4``),
+``seed``, ``players``, ``turns``, ``actions``, ``presses_per_turn_median``,
+``presses_per_turn_p90``, ``python``, ``machine``.
+"""
+
+import argparse
+import json
+import random
+import statistics
+import tempfile
+from pathlib import Path
+
+from report import MACHINE
+
+VARIANTS = ("family", "advanced", "popiel")
+NAVIGATION = ("up", "down", "ok", "back")
+COLOUR_BUTTONS = ("red", "blue", "green", "yellow", "grey", "white", "black")
+BUILDS = {11: NAVIGATION + COLOUR_BUTTONS, 4: NAVIGATION}
+MAX_ACTIONS = 1500  # a seeded player that never ends its game is cut off here
+MAX_STATES = 60_000  # screens states one search may visit
+
+
+class Acted(Exception):
+    """The screens asked the app to play an action (during a search)."""
+
+    def __init__(self, action: str) -> None:
+        self.action = action
+
+
+class Leaves(Exception):
+    """The screens left the game (undo, redo, a setting): not a way to the action."""
+
+
+def start(app, variant: str, players: int, seed: int):
+    """A new demo game on ``app``, its first screen shown."""
+    from firmware_app import catalogue_files
+    from firmware_app.session import Session
+    from rules.pingwiny.options import Options
+    from rules.popiel.game import PopielOptions
+
+    if variant == "popiel":
+        mice = tuple(f"mouse-{i + 1}" for i in range(players))
+        options, box = PopielOptions(players=mice, seed=seed), catalogue_files.load_popiel(True)
+        game = ("popiel", "standard")
+    else:
+        options, box = Options(players=players, seed=seed), app.catalogue(demo=True)
+        game = ("pingwiny", variant)
+    app.session = Session.start(app.journal, options, box, now=0.0, game=game)
+    app.show_game()
+
+
+def pointless(action) -> bool:
+    """An exchange that gives back a colour it gives (``black+black>black``)."""
+    from rules.pingwiny import exchange
+
+    words = [w for w in action if ">" in w]
+    if not words:
+        return False
+    give, get = exchange.parse(words[0])
+    return bool(set(get) & set(give))
+
+
+def choose(rng: random.Random, game, state):
+    """The seeded player's next action."""
+    legal = [a for a in game.legal_actions(state) if a.verb != "correct" and not pointless(a)]
+    if game.variant == "popiel" and state.phase == "place":
+        if rng.random() < 0.03:
+            return next(a for a in legal if a.verb == "pass")
+        dots = rng.choice((0, 0, 1, 1, 1, 2, 2, 3, 4))
+        king = rng.random() < 0.15
+        return next(a for a in legal if a[1:] == ((str(dots), "king") if king else (str(dots),)))
+    buying = [a for a in legal if a.verb == "hq" or a[:2] == ("visit", "hq")]
+    if buying and rng.random() < 0.8:
+        return rng.choice(buying)
+    useful = [a for a in legal if a.verb != "pass"] or legal
+    return rng.choice(useful)
+
+
+class Searcher:
+    """Finds the fewest presses from the app's current screens to one action."""
+
+    def __init__(self, app, buttons: tuple[str, ...]) -> None:
+        self.app, self.buttons = app, buttons
+
+    def snapshot(self) -> list:
+        """The screens on the stack with their fields, and what the menus remember."""
+        memory = dict(getattr(self.app, "cursors", {}))
+        return [(memory, None)] + [(screen, _copied(vars(screen))) for screen in self.app.stack]
+
+    def restore(self, snapshot: list) -> None:
+        (memory, _), snapshot = snapshot[0], snapshot[1:]
+        if hasattr(self.app, "cursors"):
+            self.app.cursors = dict(memory)
+        self.app.stack = [screen for screen, _ in snapshot]
+        for screen, attributes in snapshot:
+            vars(screen).clear()
+            vars(screen).update(_copied(attributes))
+
+    def presses(self, target: str) -> list[str]:
+        """The shortest press sequence that plays ``target``; the screens are left as found."""
+        app, session, journal = self.app, self.app.session, self.app.journal
+        real = session.act, session.undo, session.redo, session.abandon, journal.set_setting
+
+        def act(action, **_when):
+            raise Acted(str(action))
+
+        def leave(*_args, **_kwargs):
+            raise Leaves
+
+        session.act, session.undo, session.redo = act, leave, leave
+        session.abandon, journal.set_setting = leave, leave
+        origin = self.snapshot()
+        base = app.stack[0]  # the game's own screen: a press that replaces it left the game
+        frontier, seen = [(origin, [])], {self._key()}
+        try:
+            while frontier and len(seen) < MAX_STATES:
+                following = []
+                for snapshot, path in frontier:
+                    for button in self.buttons:
+                        self.restore(snapshot)
+                        if button == "ok" and _aside(app.top):
+                            continue
+                        try:
+                            app.top.button(button)
+                        except Acted as played:
+                            if played.action == target:
+                                return path + [button]
+                            continue
+                        except Leaves:
+                            continue
+                        if app.stack[0] is not base:  # home, or another game: not this one
+                            continue
+                        key = self._key()
+                        if key not in seen:
+                            seen.add(key)
+                            following.append((self.snapshot(), path + [button]))
+                frontier = following
+        finally:
+            session.act, session.undo, session.redo, session.abandon, journal.set_setting = real
+            app.session = session
+            self.restore(origin)
+        raise LookupError(f"no presses reach {target!r} from {app.top.__class__.__name__}")
+
+    def _key(self) -> tuple:
+        memory = tuple(sorted(getattr(self.app, "cursors", {}).items()))
+        return (memory, *(_screen_key(screen) for screen in self.app.stack))
+
+
+def _aside(screen) -> bool:
+    """The turn menu's extras (score, help, corrections, settings) never play the turn."""
+    moves = getattr(screen, "moves", None)
+    return moves is not None and screen.cursor >= moves
+
+
+def _copied(attributes: dict) -> dict:
+    return {k: list(v) if isinstance(v, list) else v for k, v in attributes.items()}
+
+
+def _screen_key(screen) -> tuple:
+    """What a screen will do next: its plain fields, its items, and what its callbacks hold."""
+    return (type(screen).__name__, _fingerprint(vars(screen), 3))
+
+
+def _fingerprint(value, depth: int):
+    if isinstance(value, str | int | float | bool | type(None)):
+        return value
+    if depth == 0:
+        return type(value).__name__
+    if isinstance(value, dict):
+        return tuple((k, _fingerprint(v, depth)) for k, v in sorted(value.items()) if k != "app")
+    if isinstance(value, list | tuple):
+        return tuple(_fingerprint(v, depth) for v in value)
+    if hasattr(value, "label") and hasattr(value, "run"):  # a menu item
+        return (value.label, _fingerprint(value.run, depth - 1))
+    code = getattr(value, "__code__", None)
+    if code is not None:  # a callback: what it will do depends on what it closed over
+        cells = [_contents(c) for c in value.__closure__ or ()]
+        return (code, _fingerprint(list(value.__defaults__ or ()) + cells, depth - 1))
+    return type(value).__name__
+
+
+def _contents(cell):
+    try:
+        return cell.cell_contents
+    except ValueError:  # a closure variable not assigned yet
+        return None
+
+
+def play(variant: str, players: int, seed: int, buttons: int) -> dict:
+    """One seeded game on one build: presses per turn."""
+    from firmware_app.app import App
+    from firmware_app.journal import Journal
+
+    with tempfile.TemporaryDirectory(prefix="tableside-presses-") as folder:
+        journal = Journal(Path(folder) / "journal.sqlite")
+        try:
+            app = App(journal, language="en", buttons=BUILDS[buttons], seeds=lambda: seed)
+            start(app, variant, players, seed)
+            searcher = Searcher(app, BUILDS[buttons])
+            rng = random.Random(seed)
+            turns, current, actions = [0], app.session.state.current, 0
+            while not app.session.over and actions < MAX_ACTIONS:
+                target = str(choose(rng, app.session.game, app.session.state))
+                path = searcher.presses(target)
+                played = len(app.session.states)
+                for button in path:
+                    app.top.button(button)
+                if len(app.session.states) != played + 1:
+                    raise RuntimeError(f"{target!r} was not accepted after {path}")
+                turns[-1] += len(path)
+                actions += 1
+                state = app.session.state
+                if state.current != current and not app.session.over:
+                    current = state.current
+                    turns.append(0)
+        finally:
+            journal.close()
+    return {
+        "variant": variant,
+        "buttons": buttons,
+        "seed": seed,
+        "players": players,
+        "turns": len(turns),
+        "actions": actions,
+        "presses_per_turn_median": statistics.median(turns),
+        "presses_per_turn_p90": _p90(turns),
+        **MACHINE,
+    }
+
+
+def _p90(values: list[int]) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(0.9 * (len(ordered) - 1)))]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--variant", choices=VARIANTS, action="append")
+    parser.add_argument("--seeds", type=int, default=3, help="games per variant and build")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    results = []
+    for variant in args.variant or VARIANTS:
+        for build in BUILDS:
+            for seed in range(1, args.seeds + 1):
+                players = 2 + seed % 3 if variant != "popiel" else 2 + seed % 4
+                result = play(variant, players, seed, build)
+                results.append(result)
+                if args.json:
+                    print(json.dumps(result), flush=True)
+    if not args.json:
+        print(f"{'variant':>9} {'buttons':>7} {'games':>5} {'median':>7} {'p90':>5}")
+        for variant in args.variant or VARIANTS:
+            for build in BUILDS:
+                mine = [r for r in results if r["variant"] == variant and r["buttons"] == build]
+                median = statistics.median(r["presses_per_turn_median"] for r in mine)
+                p90 = statistics.median(r["presses_per_turn_p90"] for r in mine)
+                print(f"{variant:>9} {build:>7} {len(mine):>5} {median:>7} {p90:>5}")
+
+
+if __name__ == "__main__":
+    main()

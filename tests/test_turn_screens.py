@@ -1,0 +1,154 @@
+"""The family turn on the panel: hand-off, shortcuts, why not, paging, undo in words."""
+
+import pytest
+
+from firmware_app.app import App
+from firmware_app.flows.turn import Headquarters, TurnMenu, pointless
+from firmware_app.journal import Journal
+from firmware_app.session import Session
+from firmware_app.ui.screens import Menu, Notice
+from rules.actions import Action
+from rules.pingwiny.options import Options
+
+
+@pytest.fixture
+def app(tmp_path):
+    journal = Journal(tmp_path / "journal.sqlite")
+    app = App(journal, language="en")
+    options = Options(players=2, seed=3)
+    app.session = Session.start(
+        journal, options, app.catalogue(demo=True), now=0.0, game=("pingwiny", "family")
+    )
+    app.show_game()
+    yield app
+    journal.close()
+
+
+def close_notices(app) -> None:
+    while isinstance(app.top, Notice):
+        app.top.button("back")
+
+
+def test_a_notice_turns_its_pages_and_closes_on_the_last(app):
+    app.notice("Many", [f"Line {n}." for n in range(12)])
+    notice = app.top
+    assert notice.pages == 3 and app.render().lines[0] == "[Many] 1/3"
+    notice.button("ok")
+    assert app.top is notice and app.render().lines[0] == "[Many] 2/3"
+    notice.button("ok")
+    notice.button("ok")
+    assert app.top is not notice
+
+
+def test_the_hand_off_names_the_next_player_and_its_ok_draws(app):
+    first = app.session.state.current
+    app.top.button("ok")  # draw
+    close_notices(app)
+    for _ in range(2):
+        gate = [i.label for i in app.top.items].index(app.t.name("gate"))
+        app.top.cursor = gate
+        app.top.button("ok")
+        if app.session.state.current == first:
+            close_notices(app)
+    following = app.session.state.current
+    assert following != first
+    assert app.top.title == f"Bag to Player {following + 1}"
+    drawn = len(app.session.states)
+    while isinstance(app.top, Notice):
+        app.top.button("ok")
+    assert len(app.session.states) == drawn + 1  # the last OK drew the tokens
+    assert app.session.state.phase == "visit"
+
+
+def test_headquarters_comes_first_with_cost_and_points_and_a_colour_filters(app):
+    app.top.button("ok")
+    close_notices(app)
+    s, game = app.session.state, app.session.game
+    legal = game.legal_actions(s)
+    if not any(a[1] == "hq" for a in legal):
+        pytest.skip("no card to pay in this deal")
+    menu = app.top
+    assert isinstance(menu, TurnMenu) and menu.items[0].label.startswith(app.t.name("hq"))
+    menu.button("ok")
+    hq = app.top
+    assert isinstance(hq, Headquarters)
+    card = next(a[2] for a in legal if a[1] == "hq")
+    figurant = game.cards.figurants[card]
+    line = next(item.label for item in hq.items if item.label.startswith(figurant.name))
+    assert line.endswith(f"· {figurant.points} pt" + ("" if figurant.points == 1 else "s"))
+    colours = ("red", "blue", "green", "yellow", "grey", "white", "black")
+    present = next(c for c, n in zip(colours, figurant.cost, strict=True) if n)
+    hq.button(present)  # only the cards whose cost has that colour
+    assert any(item.label.startswith(figurant.name) for item in hq.items)
+    assert hq.right == app.t.initial(present)
+    hq.button(present)  # again: all of them
+    assert hq.right == ""
+
+
+def test_gastro_by_the_colour_given_then_the_colour_got(app):
+    app.top.button("ok")
+    close_notices(app)
+    legal = app.session.game.legal_actions(app.session.state)
+    exchanges = [a for a in legal if a[1] == "gastro" and not pointless(a)]
+    give_one = [a for a in exchanges if "+" not in a[2].split(">")[0]]
+    if not give_one:
+        pytest.skip("no single-token exchange in this deal")
+    give, get = give_one[0][2].split(">")
+    played = len(app.session.states)
+    app.top.button(give)  # the turn menu: straight to what you get
+    assert isinstance(app.top, Menu) and app.top.title == "Gastro: you get"
+    assert give not in [item.colour for item in app.top.items]  # never back what you give
+    app.top.button(get.split("+")[0])
+    assert len(app.session.states) == played + 1
+    assert app.session.journal.record(app.session.game_id)["actions"][-1] == str(give_one[0])
+
+
+def test_why_not_gives_the_engines_own_reasons(app):
+    app.top.button("ok")
+    close_notices(app)
+    menu = app.top
+    why = next(item for item in menu.items if item.label == "Why not …")
+    why.run()
+    text = " ".join(app.top.lines)
+    s, game = app.session.state, app.session.game
+    for location in ("chimp", "gorilla", "shop", "storehouse"):
+        if not any(a[1] == location for a in game.legal_actions(s)):
+            try:
+                game.apply(s, Action.parse(f"visit {location}"))
+            except Exception as error:  # the refusal, in the same words
+                assert " ".join(app.t.refusal(error, app.session).split()) in " ".join(text.split())
+
+
+def test_undo_says_what_it_undid_in_words(app):
+    app.top.button("ok")
+    close_notices(app)
+    who = app.session.state.current + 1
+    app.undo()
+    assert " ".join(app.top.lines) == f"Undone: Player {who} drew tokens"
+
+
+def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
+    from firmware_app.flows.advanced import choose_action
+
+    journal = Journal(tmp_path / "advanced.sqlite")
+    try:
+        app = App(journal, language="en")
+        options = Options(players=2, seed=3)
+        app.session = Session.start(
+            journal, options, app.catalogue(demo=True), now=0.0, game=("pingwiny", "advanced")
+        )
+        app.show_game()
+        close_notices(app)
+        legal = app.session.game.legal_actions(app.session.state)
+        penguin = [a for a in legal if a.verb == "penguin"]
+        assert penguin, legal
+        played = len(app.session.states)
+        choose_action(app, "Penguin action", penguin[:1], 1)
+        menu = app.top
+        assert [item.label for item in menu.items] == ["Yes: use it", "No: go back"]
+        assert menu.items[0].detail.startswith("Take 2 ")  # the demo penguins draw 2 of a colour
+        assert len(app.session.states) == played  # nothing played before the yes
+        menu.button("ok")
+        assert len(app.session.states) == played + 1
+    finally:
+        journal.close()
