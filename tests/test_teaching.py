@@ -36,7 +36,6 @@ def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) 
 def answer_mix(sim) -> None:
     """OK on each colour (the suggested counts add up to 104), then the seats' defaults:
     no names, the app deals, the app draws who starts, everyone plays at the table."""
-    asked = isinstance(sim.app.top, NumberEntry)
     while isinstance(sim.app.top, NumberEntry) and sim.app.session is None:
         sim.press("ok")
     seats = [sim.app.t(t) for t in ("Names", "Penguins", "First player", "Virtual players")]
