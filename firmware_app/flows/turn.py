@@ -9,10 +9,9 @@ menu or by tapping their tag.
 from collections import Counter
 
 from firmware_app.flows.seats import player_label
-from firmware_app.table_text import counted, penguin_name
+from firmware_app.table_text import counted, exchange_label, penguin_name
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
-from rules.pingwiny import exchange
 
 LOCATION_ORDER = (
     "chimp",
@@ -178,13 +177,6 @@ def payment_label(t, action) -> str:
         return t("Without grey")
     colours = action[3].partition("=")[2].split("+")
     return t("Grey for {colours}", colours=counted(t, colours))
-
-
-def exchange_label(t, notation: str) -> str:
-    give, get = exchange.PARSED[notation]
-    gave = counted(t, [COLOURS[c] for c in give])
-    got = counted(t, [COLOURS[c] for c in get])
-    return f"{gave} → {got}"
 
 
 def on_card(app, card: str) -> None:
