@@ -9,7 +9,7 @@ from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
-from rules.record import VARIANTS
+from rules.record import RecordError
 
 
 class Wizard:
@@ -112,11 +112,12 @@ class Wizard:
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
         try:
-            VARIANTS[game](catalogue, options)  # a refused setup says why, and nothing is kept
-        except RulesError as error:
-            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
+            app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
+        except RecordError as error:  # refused before anything is kept: say why
+            cause = error.__cause__
+            reason = app.t.refusal(cause) if isinstance(cause, RulesError) else str(error)
+            app.notice(self.t("Not allowed"), [reason])
             return
-        app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         app.show_game()
         for title, lines in reversed(self.pages()):
             app.notice(title, lines)
