@@ -58,15 +58,24 @@ class App:
         self.seed = seeds
         self.owner_catalogue = owner_catalogue
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)
-        defaults = {**DEFAULTS, **(defaults or {}), "language": language}
-        self.settings = {key: journal.get_setting(key, value) for key, value in defaults.items()}
-        self.settings.update(overrides or {})
-        self.language = self.settings["language"]
-        self.t = Translator(self.language)
+        self._defaults = {**DEFAULTS, **(defaults or {}), "language": language}
+        self._overrides = overrides or {}
         self.reader_name = reader_name
         self.stack: list[Screen] = []
-        self.session: Session | None = Session.resume(journal)
         self._back_was_long = False
+        self.reload()
+
+    def reload(self) -> None:
+        """Settings, tags and the game in play from the journal, then the home menu.
+
+        Run at the start, and again after a restore has replaced the journal's contents.
+        """
+        journal = self.journal
+        self.settings = {k: journal.get_setting(k, v) for k, v in self._defaults.items()}
+        self.settings.update(self._overrides)
+        self.language = self.settings["language"]
+        self.t = Translator(self.language)
+        self.session: Session | None = Session.resume(journal)
         self.home()
 
     # ----------------------------------------------------------- catalogue

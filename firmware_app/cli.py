@@ -241,6 +241,13 @@ def cmd_journal(args: argparse.Namespace) -> int:
     return getattr(results_cli, f"cmd_{args.command}")(args)
 
 
+def cmd_backup(args: argparse.Namespace) -> int:
+    """``backup`` and ``restore`` of the whole state."""
+    from firmware_app import backup_cli
+
+    return getattr(backup_cli, f"cmd_{args.command}")(args)
+
+
 def parser() -> argparse.ArgumentParser:
     import argparse
 
@@ -322,6 +329,17 @@ def parser() -> argparse.ArgumentParser:
     add_arguments(p)
     p.add_argument("records", nargs="+", help="game record files")
     p.set_defaults(run=cmd_journal)
+
+    p = sub.add_parser("backup", help="back up the journal and the owner's catalogue")
+    add_arguments(p)
+    p.add_argument("--to", required=True, help="the folder to make the backup's folder in")
+    p.set_defaults(run=cmd_backup)
+
+    p = sub.add_parser("restore", help="replace the box's state by a backup (kept aside)")
+    add_arguments(p)
+    p.add_argument("--from", dest="source", required=True, help="a backup or a folder of them")
+    p.add_argument("--yes", action="store_true", help="replace without asking")
+    p.set_defaults(run=cmd_backup)
 
     p = sub.add_parser(
         "selfplay", help="a game of normal-level virtual players on the demo deck, as a record"

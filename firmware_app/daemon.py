@@ -9,6 +9,7 @@ so shutdown runs through the ``finally`` blocks below.
 
 import logging
 import time
+from contextlib import ExitStack
 
 from firmware_app.config import load_config
 from firmware_app.splash import splash
@@ -48,74 +49,77 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     # journal's SQLite, the pin and serial libraries, the rules and the screens.
     from firmware_app.app import App
     from firmware_app.backups import Backups
+    from firmware_app.flows.stick import StickWatch
     from firmware_app.loop import Loop
     from firmware_app.parts import Problem, build_part, fix_for
     from firmware_app.recovery import close_journal, open_journal
+    from firmware_app.stick import StickPort
     from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
     from hw.buzzer import NoBuzzer, build_buzzer
     from hw.rfid import build_reader
     from hw.rfid.reader import NoReader
 
-    journal = backups = None
-    parts = []
-    try:
-        problems: list[Problem] = []
-        names = tuple(config.buttons.get("pins", REFERENCE_PINS))
-        buttons = build_part(
-            "buttons", lambda: build_buttons(config.buttons), lambda: FakeButtons(names), problems
-        )
-        parts.append(buttons)
-        reader = build_part("reader", lambda: build_reader(config.reader), NoReader, problems)
-        parts.append(reader)
-        buzzer = build_part("buzzer", lambda: build_buzzer(config.buzzer), NoBuzzer, problems)
-        parts.append(buzzer)
-        if display.fault is not None:
-            problem = Problem("display", str(display.fault), fix_for("display", display.fault))
-            LOG.error("%s", problem)
-            problems.append(problem)
+    # Everything opened is closed on the way out, whatever stops the daemon (SIGTERM, a
+    # bug): each close runs even if another one fails, the journal's among them.
+    with ExitStack() as opened:
+        opened.callback(display.close)
         try:
-            config.app.state_dir.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            LOG.error("cannot create the state folder %s: %s", config.app.state_dir, error)
-        journal, outcome = open_journal(config.app.journal)
-        outcome.log()
-        backups = Backups(journal)
-        app = App(
-            journal,
-            language=config.app.language,
-            owner_catalogue=config.app.catalogue,
-            buttons=buttons.names,
-            reader_name=config.reader["driver"] if reader.__class__ is not NoReader else "none",
-            defaults=config.app.setting_defaults(),
-        )
-        tell_start(app, outcome, problems)
-        missing = "missing: " + ", ".join(p.part for p in problems) if problems else ""
-        loop = Loop(
-            app,
-            buttons,
-            reader,
-            display,
-            notifier=notifier,
-            buzzer=buzzer,
-            backups=backups,
-            missing=missing,
-        )
-        loop.tick(time.monotonic())
-        notifier.ready()
-        LOG.info("ready: %s", config.source or "simulator defaults")
-        while True:
+            problems: list[Problem] = []
+            names = tuple(config.buttons.get("pins", REFERENCE_PINS))
+            buttons = build_part(
+                "buttons",
+                lambda: build_buttons(config.buttons),
+                lambda: FakeButtons(names),
+                problems,
+            )
+            opened.callback(buttons.close)
+            reader = build_part("reader", lambda: build_reader(config.reader), NoReader, problems)
+            opened.callback(reader.close)
+            buzzer = build_part("buzzer", lambda: build_buzzer(config.buzzer), NoBuzzer, problems)
+            opened.callback(buzzer.close)
+            if display.fault is not None:
+                problem = Problem("display", str(display.fault), fix_for("display", display.fault))
+                LOG.error("%s", problem)
+                problems.append(problem)
+            try:
+                config.app.state_dir.mkdir(parents=True, exist_ok=True)
+            except OSError as error:
+                LOG.error("cannot create the state folder %s: %s", config.app.state_dir, error)
+            journal, outcome = open_journal(config.app.journal)
+            opened.callback(close_journal, journal)
+            outcome.log()
+            backups = Backups(journal)
+            opened.callback(backups.close)
+            app = App(
+                journal,
+                language=config.app.language,
+                owner_catalogue=config.app.catalogue,
+                buttons=buttons.names,
+                reader_name=config.reader["driver"] if not isinstance(reader, NoReader) else "none",
+                defaults=config.app.setting_defaults(),
+            )
+            tell_start(app, outcome, problems)
+            missing = "missing: " + ", ".join(p.part for p in problems) if problems else ""
+            loop = Loop(
+                app,
+                buttons,
+                reader,
+                display,
+                notifier=notifier,
+                buzzer=buzzer,
+                backups=backups,
+                stick=StickWatch(app, StickPort()),
+                missing=missing,
+            )
             loop.tick(time.monotonic())
-            time.sleep(TICK)
-    finally:
-        notifier.stopping()
-        display.show(message_frame("Stopped. / Zatrzymano.").image)
-        for part in parts:
-            part.close()
-        display.close()
-        if backups is not None:
-            backups.close()
-        if journal is not None:
-            close_journal(journal)
+            notifier.ready()
+            LOG.info("ready: %s", config.source or "simulator defaults")
+            while True:
+                loop.tick(time.monotonic())
+                time.sleep(TICK)
+        finally:
+            notifier.stopping()
+            display.show(message_frame("Stopped. / Zatrzymano.").image)
 
 
 def tell_start(app, outcome, problems) -> None:

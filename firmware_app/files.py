@@ -22,8 +22,13 @@ def write_atomically(path: Path, data: bytes) -> None:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(temporary)
         raise
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    sync_folder(path.parent)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that the names in it (a file renamed, a folder made) are stored."""
+    handle = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        os.fsync(folder)
+        os.fsync(handle)
     finally:
-        os.close(folder)
+        os.close(handle)

@@ -147,7 +147,11 @@ class StorageError(JournalError):
 def writable(path: Path) -> bool:
     """Whether the journal file (if it exists) and its folder accept writes."""
     folder = path.absolute().parent
-    return os.access(folder, os.W_OK) and (not path.exists() or os.access(path, os.W_OK))
+    return (
+        folder.is_dir()
+        and os.access(folder, os.W_OK)
+        and (not path.exists() or os.access(path, os.W_OK))
+    )
 
 
 def storage_fault(error: BaseException) -> str | None:

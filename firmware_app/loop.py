@@ -22,10 +22,21 @@ LOG = logging.getLogger("tableside.loop")
 
 class Loop:
     def __init__(
-        self, app, buttons, reader, display, *, notifier=None, buzzer=None, backups=None, missing=""
+        self,
+        app,
+        buttons,
+        reader,
+        display,
+        *,
+        notifier=None,
+        buzzer=None,
+        backups=None,
+        stick=None,
+        missing="",
     ) -> None:
         self.app, self.buttons, self.reader, self.display = app, buttons, reader, display
         self.notifier, self.buzzer, self.backups = notifier, buzzer, backups
+        self.stick = stick  # flows/stick.py's StickWatch: a USB stick plugged in
         self.missing = missing  # the parts that do not work, for the status line
         self.frame = None
         self.last_input = None
@@ -69,6 +80,10 @@ class Loop:
             self.display.show(self.frame.image)
         if self.backups:
             self.backups.tick(now)
+        if self.stick and self.stick.tick(now):  # the stick's screen, shown from the next tick
+            self.frame, self.last_input, redrawn = self.app.render(), now, True
+            if self.asleep:
+                self._wake()
         if self.notifier:
             self.notifier.watchdog()
         return redrawn

@@ -156,6 +156,9 @@ def close_journal(journal: Journal) -> None:
 def _open(path: Path) -> tuple[Journal, Outcome]:
     wal = _side(path, "-wal")
     if _empty(path) and _empty(wal):
+        if not writable(path):
+            refused = StorageError(f"{path}: cannot create the journal", "read-only")
+            return _unwritable(path, refused)
         if backups.newest(path):
             return _rebuild(path, ["the journal is missing or empty, but backups exist"], "missing")
         return Journal(path), Outcome("new")
@@ -523,12 +526,15 @@ def _unwritable(path: Path, error: StorageError) -> tuple[Journal, Outcome]:
     try:
         journal = Journal(path, read_only=True)
     except JournalError:
-        # Not even a reader can set up the log's index here: read a copy in memory.
-        folder = Path(tempfile.mkdtemp(prefix="tableside-readonly-"))
+        # Not even a reader can set up the log's index here (or there is no file): read a
+        # copy in the temporary folder, an empty journal if there is nothing to copy.
+        copy = Path(tempfile.mkdtemp(prefix="tableside-readonly-")) / path.name
         for suffix in ("", "-wal"):
-            if _side(path, suffix).exists():
-                shutil.copyfile(_side(path, suffix), _side(folder / path.name, suffix))
-        journal = Journal(folder / path.name, read_only=True)
+            with contextlib.suppress(OSError):
+                shutil.copyfile(_side(path, suffix), _side(copy, suffix))
+        if not copy.exists():
+            Journal(copy).close()
+        journal = Journal(copy, read_only=True)
     games = len(read_rows(journal.path).games())
     journal.path = path  # the next write retries the real file
     return journal, Outcome("unwritable", games=games, problems=(str(error),), reason=error.reason)

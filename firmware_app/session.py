@@ -8,6 +8,7 @@ random source lives in the state.
 """
 
 from rules.actions import Action
+from rules.errors import RulesError
 from rules.record import RecordError, game_of, new_record, replay
 
 
@@ -23,8 +24,15 @@ class Session:
     def start(
         cls, journal, options, catalogue, now: float, game: tuple[str, str] = ("pingwiny", "family")
     ) -> "Session":
+        """Store a new game; a setup the engine refuses raises its ``RulesError`` and
+        never reaches the journal."""
         header = new_record(*game, options, catalogue)
-        game_of(header)  # a setup the engine refuses never reaches the journal
+        try:
+            game_of(header)
+        except RecordError as error:
+            if isinstance(error.__cause__, RulesError):
+                raise error.__cause__ from None
+            raise
         game_id = journal.start_game(header, now=now)
         return cls(journal, game_id, journal.record(game_id))
 

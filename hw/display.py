@@ -26,6 +26,7 @@ the OLED for days and wear it.
 import errno
 import logging
 import os
+import sys
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping, Sequence
@@ -308,6 +309,13 @@ def spi(**options: Any) -> Port:
     except ImportError as error:  # spidev or RPi.GPIO: reported like an absent panel
         needs = f"an SPI panel needs spidev and RPi.GPIO: {INSTALL_SPI}"
         raise ImportError(f"{error}; {needs}") from error
+    except Exception as error:
+        # rpi-lgpio's RPi.GPIO raises lgpio's own error, no OSError, when the
+        # GPIO chip for the DC and RST lines cannot be opened.
+        lgpio = sys.modules.get("lgpio")
+        if lgpio is None or not isinstance(error, lgpio.error):
+            raise
+        raise OSError(errno.ENODEV, f"the DC and RST lines: {error}") from error
 
 
 def noop() -> Port:

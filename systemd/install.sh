@@ -342,6 +342,34 @@ install_unit() {
 	CHANGED=$changed
 }
 
+# --- USB stick ------------------------------------------------------------------
+# Results and backups on a USB stick (docs/install.md, "A USB stick"): a udev rule
+# starts tableside-stick@.service, whose script mounts the stick on
+# /run/tableside/stick for the daemon. Each line: source in systemd/, target, mode.
+STICK_FILES="99-tableside-usb.rules /etc/udev/rules.d/99-tableside-usb.rules 0644
+tableside-stick@.service /etc/systemd/system/tableside-stick@.service 0644
+tableside-stick /usr/local/libexec/tableside-stick 0755
+tableside-tmpfiles.conf /etc/tmpfiles.d/tableside.conf 0644"
+
+install_stick() {
+	step "USB stick: udev rule, tableside-stick@.service, /run/tableside"
+	local source target mode changed=0
+	while read -r source target mode; do
+		if ! cmp -s "$SOURCE/systemd/$source" "$ROOT$target"; then
+			run install -D -m "$mode" "$SOURCE/systemd/$source" "$ROOT$target"
+			changed=1
+		fi
+	done <<<"$STICK_FILES"
+	if ((changed)); then
+		run systemd-tmpfiles --create "$ROOT/etc/tmpfiles.d/tableside.conf"
+		run udevadm control --reload
+		run systemctl daemon-reload
+	else
+		echo "    unchanged"
+	fi
+}
+# --- end of USB stick ----------------------------------------------------------
+
 main() {
 	check_system
 	local before
@@ -352,6 +380,7 @@ main() {
 	install_app
 	enable_interfaces
 	install_config
+	install_stick
 	install_unit
 	if ((DRY_RUN)); then
 		step "dry run: nothing was changed"

@@ -134,6 +134,18 @@ def test_score_refuses_two_players_on_the_same_penguin(tmp_path, capsys):
     )
 
 
+def test_score_names_the_closest_card_to_a_misspelt_one(tmp_path, capsys):
+    position = json.loads(POSITION.read_text())
+    position["players"][0]["figurants"][0] = "king-julain"
+    path = tmp_path / "misspelt.json"
+    path.write_text(json.dumps(position))
+    line = refused(capsys, ["score", str(path)])
+    assert line == (
+        f"tableside: {path}: player 1: figurant 'king-julain' is not in the catalogue "
+        "(did you mean 'king-julian'?)"
+    )
+
+
 def test_score_on_a_game_record_points_to_replay(capsys):
     line = refused(capsys, ["score", str(RECORD)])
     assert line == (

@@ -179,3 +179,40 @@ def test_parts_that_fail_at_start_are_named_with_their_fix_and_the_rest_runs(tmp
     assert failed[2].startswith("ERROR tableside.parts: buzzer does not work (")
     assert "Traceback" not in stderr
     assert not (tmp_path / "state" / "journal.sqlite.running").exists(), "not a clean stop"
+
+
+def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp_path, monkeypatch):
+    """A bug at start (here the app cannot be built): STOPPING, the "Stopped" frame, the
+    journal checkpointed and closed, every part closed, and the error itself goes on up."""
+    import firmware_app.app
+    from firmware_app import daemon
+    from hw import display as displays
+
+    shown = []
+
+    class Watched(displays.FakeDisplay):
+        def show(self, image):
+            shown.append(image)
+            return super().show(image)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the app cannot be built")
+
+    monkeypatch.setattr(firmware_app.app, "App", broken)
+    monkeypatch.setattr(daemon, "build_display", lambda settings: Watched())
+    monkeypatch.setattr(daemon, "exit_on_sigterm", lambda: None)  # the test's own SIGTERM
+    config = tmp_path / "tableside.toml"
+    config.write_text(FAKE.format(state=tmp_path / "state"))
+    address = str(tmp_path / "notify")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
+        sock.bind(address)
+        monkeypatch.setenv("NOTIFY_SOCKET", address)
+        with pytest.raises(RuntimeError, match="cannot be built"):
+            daemon.run(str(config))
+        assert receive(sock, b"STOPPING=1", time.monotonic() + 5)[-1] == b"STOPPING=1"
+    stopped = daemon.message_frame("Stopped. / Zatrzymano.").image
+    assert shown[-1].tobytes() == stopped.tobytes()
+    state = tmp_path / "state"
+    assert (state / "journal.sqlite").exists()
+    assert not (state / "journal.sqlite.running").exists(), "the journal was not closed"
+    assert not (state / "journal.sqlite-wal").exists(), "the log was not checkpointed"

@@ -17,6 +17,7 @@ import subprocess
 import sys
 import textwrap
 import tomllib
+import types
 from pathlib import Path
 
 import pytest
@@ -38,6 +39,13 @@ I2C_LINE = "dtparam=i2c_arm=on,i2c_baudrate=400000"
 BASE = "python3-venv i2c-tools"
 SPI_BUILD = "gcc libc6-dev python3-dev"
 SHIPPED = ("pyproject.toml", "README.md", "rules", "hw", "firmware_app")
+# The USB stick's files (docs/install.md, "A USB stick") and where they are installed.
+STICK_FILES = {
+    "99-tableside-usb.rules": "etc/udev/rules.d/99-tableside-usb.rules",
+    "tableside-stick@.service": "etc/systemd/system/tableside-stick@.service",
+    "tableside-stick": "usr/local/libexec/tableside-stick",
+    "tableside-tmpfiles.conf": "etc/tmpfiles.d/tableside.conf",
+}
 
 sys.path.insert(0, str(NEEDS.parent))
 from config_needs import needs  # noqa: E402  (a script, not a package)
@@ -115,7 +123,8 @@ def checkout(tmp_path: Path) -> Path:
         else:
             (top / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, top / name)
-    for name in ("systemd/install.sh", "systemd/config_needs.py", "systemd/tableside.service"):
+    for name in ("systemd/install.sh", "systemd/config_needs.py", "systemd/tableside.service",
+                 *(f"systemd/{name}" for name in STICK_FILES)):  # fmt: skip
         (top / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(REPO / name, top / name)
     (top / "docs").mkdir()
@@ -385,6 +394,8 @@ STAND_INS = {
     "useradd": 'echo "useradd $*" >>"$LOG"; touch "$LOG.user"\n',
     "usermod": 'echo "usermod $*" >>"$LOG"\n',
     "systemctl": 'echo "systemctl $*" >>"$LOG"\n',
+    "systemd-tmpfiles": 'echo "systemd-tmpfiles $*" >>"$LOG"\n',
+    "udevadm": 'echo "udevadm $*" >>"$LOG"\n',
     # "python3 -m venv [...] DIR": a venv whose pip logs and lists the copy it installs
     # from; any other python3 call is the real one (the script reads the configuration).
     "python3": textwrap.dedent(
@@ -446,9 +457,15 @@ def test_running_twice_installs_once_and_keeps_the_owners_edits(
         "raspi-config nonint do_i2c 0",
         "raspi-config nonint do_serial_cons 1",
         "raspi-config nonint do_serial_hw 0",
+        f"systemd-tmpfiles --create {pi_root}/etc/tmpfiles.d/tableside.conf",
+        "udevadm control --reload",
+        "systemctl daemon-reload",
         "systemctl daemon-reload",
         "systemctl enable tableside.service",
     ]
+    for name, target in STICK_FILES.items():
+        assert (pi_root / target).read_bytes() == (REPO / "systemd" / name).read_bytes()
+    assert (pi_root / STICK_FILES["tableside-stick"]).stat().st_mode & stat.S_IXUSR
     # pip was given a copy of the shipped files, which is gone; the checkout is untouched.
     copied = (tmp_path / "commands.log.copy").read_text().splitlines()
     assert "./firmware_app/daemon.py" in copied
@@ -554,6 +571,26 @@ def test_an_spi_panel_without_its_libraries_names_the_install_step(
         "display on SPI port 0 device 0 unavailable: "
         "import of RPi.GPIO halted; None in sys.modules; "
         "an SPI panel needs spidev and RPi.GPIO: sudo systemd/install.sh --with spi"
+    ]
+    display.close()
+
+
+def test_an_spi_panel_whose_gpio_chip_cannot_open_is_unavailable(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """What rpi-lgpio raises without a usable /dev/gpiochip (seen in the emulated check)."""
+    lgpio = types.ModuleType("lgpio")
+    lgpio.error = type("error", (Exception,), {})
+    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
+
+    def no_chip(**options: object) -> None:
+        raise lgpio.error("'can not open gpiochip'")
+
+    monkeypatch.setattr("luma.core.interface.serial.spi", no_chip)
+    display = build_display({"driver": "ssd1309", "interface": "spi"})
+    assert [record.getMessage() for record in caplog.records] == [
+        "display on SPI port 0 device 0 unavailable: "
+        "[Errno 19] the DC and RST lines: 'can not open gpiochip'"
     ]
     display.close()
 

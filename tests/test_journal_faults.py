@@ -33,7 +33,7 @@ from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.backups import Backups, newest
 from firmware_app.daemon import tell_start
 from firmware_app.headless import Headless
-from firmware_app.journal import Journal
+from firmware_app.journal import Journal, StorageError
 from firmware_app.loop import Loop
 from firmware_app.recovery import open_journal
 from firmware_app.ui.screens import Notice
@@ -314,6 +314,23 @@ def test_a_missing_journal_without_backups_is_a_first_start(tmp_path):
         journal.close()
 
 
+def test_a_state_folder_that_cannot_be_written_still_starts_the_box(tmp_path):
+    """No folder to write in (here a file stands where it should be): the box runs, says so."""
+    (tmp_path / "state").write_text("not a folder")
+    journal, outcome, app = _start(tmp_path / "state")
+    try:
+        assert (outcome.kind, outcome.reason) == ("unwritable", "read-only")
+        screen = " ".join(app.render().text().split())
+        assert screen == "[Game record] Storage is read-only: nothing can be saved."
+        app.top.button("ok")
+        assert app.render().text().startswith("[Tableside]")
+        with pytest.raises(StorageError):
+            app.set_setting("contrast", 64)
+        assert app.setting("contrast") == 255
+    finally:
+        journal.close()
+
+
 def test_a_sound_journal_starts_without_a_word(played, tmp_path):
     folder = _copy(played, tmp_path)
     journal, outcome, app = _start(folder)
@@ -474,6 +491,47 @@ def test_a_full_disk_at_start_and_mid_game_refuses_moves_and_loses_nothing(playe
             TALLY["recovered"] += 2
         finally:
             journal.close()
+
+
+class FailingCommits:
+    """The journal's connection with SQLite's "disk I/O error" on COMMIT while ``failing``:
+    an I/O error cannot be made on demand with a real card, so this one is injected."""
+
+    def __init__(self, db: sqlite3.Connection) -> None:
+        self.db, self.failing = db, True
+
+    def execute(self, statement: str, *args):
+        if self.failing and statement == "COMMIT":
+            error = sqlite3.OperationalError("disk I/O error")
+            error.sqlite_errorcode = 10  # SQLITE_IOERR
+            raise error
+        return self.db.execute(statement, *args)
+
+    def __getattr__(self, name: str):
+        return getattr(self.db, name)
+
+
+def test_an_io_error_on_commit_refuses_the_move_and_the_next_one_is_saved(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    journal, outcome, app = _start(folder)
+    try:
+        failing = FailingCommits(journal._db)
+        journal._db = failing
+        table = Table(app)
+        table.resume()
+        states = list(app.session.states)
+        assert "Storage error: this move was not saved" in table.press("ok")
+        assert app.session.states == states
+        failing.failing = False
+        journal._db = failing.db  # the fault is gone (the journal also reopens its file)
+        table.resume()
+        table.press("ok")
+        assert len(app.session.states) == len(states) + 1
+        assert _games(journal)["unfinished"][:-1] == played[1]["second"]
+        TALLY["damages"] += 1
+        TALLY["recovered"] += 1
+    finally:
+        journal.close()
 
 
 def test_the_tally(played):

@@ -219,14 +219,20 @@ def _change_contrast(player: Player, level: int) -> None:
     """From the start screen: Settings, Contrast, the level; then back to the start."""
     while player.app.top is not player.app.stack[0]:
         player.press("back")
-    menu = player.app.top
-    player.press("up", menu.cursor + 1)  # the last item, Settings, from wherever it is
-    player.press("ok")
-    player.press("down")  # Contrast
-    player.press("ok")
+    _choose(player, "Settings")
+    _choose(player, "Contrast")
     player.press("down", level)
     player.press("ok")
     player.press("back")
+
+
+def _choose(player: Player, label: str) -> None:
+    """Move the menu on top to the item whose label starts with ``label``, and take it."""
+    menu = player.app.top
+    index = next(i for i, item in enumerate(menu.items) if item.label.startswith(label))
+    steps = index - menu.cursor
+    player.press("down" if steps > 0 else "up", abs(steps))
+    player.press("ok")
 
 
 def _new_game(player: Player) -> None:

@@ -223,3 +223,23 @@ def test_back_to_an_earlier_seat_deals_again_without_a_stale_penguin(sim):
     penguins = [card.id for card in sim.app.catalogue(demo=True).penguins]
     assert sim.app.session.game.options.penguins == (penguins[1], penguins[0])
     assert len(offered) == len(penguins) - 1
+
+
+def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
+    """The printed box does not yet know the penguins' advanced actions."""
+    sim = Headless(tmp_path / "state", language="en", owner_catalogue=tmp_path / "owner.toml")
+    try:
+        sim.press("ok")  # New game
+        sim.press("down", 2)
+        sim.press("ok", 6)  # advanced, 2 players, normal, the app's bag, deck and die
+        assert labels(sim)[0] == "Our own cards"
+        sim.press("ok")
+        while "how many" in sim.screen:  # the token mix, as suggested
+            sim.press("ok")
+        sim.press("ok", 3)  # the seats' defaults
+        assert title(sim).startswith("[Not allowed]")
+        assert "does not yet know enough to play" in " ".join(sim.app.top.lines)
+        assert sim.app.session is None
+        assert sim.journal.unfinished_games() == [] and sim.journal.ended_games() == []
+    finally:
+        sim.close()

@@ -355,18 +355,23 @@ def test_unit_values_carry_no_inline_comments(unit: dict) -> None:
                 assert "#" not in value, f"{key}={value}"
 
 
-def unit_copy_with_existing_binary(folder: Path) -> Path:
+def unit_copy_with_existing_binary(
+    folder: Path,
+    unit: Path = UNIT,
+    name: str = "tableside.service",
+    command: str = "/opt/tableside/venv/bin/tableside",
+) -> Path:
     """The unit, with ExecStart pointing at a binary this machine has, for ``verify``."""
     true = shutil.which("true") or "/bin/true"
-    text = UNIT.read_text(encoding="utf-8")
+    text = unit.read_text(encoding="utf-8")
     copied, count = re.subn(
-        r"^ExecStart=/opt/tableside/venv/bin/tableside",
+        rf"^ExecStart={re.escape(command)}",
         f"ExecStart={true}",
         text,
         flags=re.MULTILINE,
     )
     assert count == 1
-    path = folder / "tableside.service"
+    path = folder / name
     path.write_text(copied, encoding="utf-8")
     return path
 

@@ -7,9 +7,9 @@ import pytest
 
 from firmware_app import catalogue_files
 from firmware_app.autopilot import Autopilot
-from firmware_app.flows.teach import CardTeacher, CostEntry, LetterEntry
+from firmware_app.flows.teach import CardTeacher, CostEntry
 from firmware_app.headless import Headless
-from firmware_app.ui.screens import Menu, Notice, NumberEntry
+from firmware_app.ui.screens import LetterEntry, Menu, Notice, NumberEntry
 from rules.catalogue import Catalogue, merge
 from rules.catalogue.teaching import refusal, unnamed_cards
 from rules.colours import COLOURS
@@ -31,9 +31,10 @@ def own_game(tmp_path, language="en", seed=1, folder="state") -> Headless:
 
 
 def answer_mix(sim) -> None:
-    """OK on each colour: the suggested counts add up to 104."""
+    """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
     while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
         sim.press("ok")
+    sim.press("ok", 3)  # no names, the app deals, the app draws
 
 
 def teachers_asked(sim) -> list[str]:

@@ -65,7 +65,9 @@ KEY_FOR = {
     "black": "k",
 }
 # From the start screen to the first turn of a 2-player game on the demo deck.
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] * 4 + ["\n"] * 7  # seats: 4 OKs
+# The demo deck, then the seats (names, penguins, first player, virtual players), the
+# six setup pages.
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 6
 
 
 # ------------------------------------------------------------------- keys
@@ -605,12 +607,14 @@ def pty_run():
 
 
 DOWN = b"\x1bOB"  # the down arrow of TERM=xterm while curses has the keypad on
+# NEW_DEMO_GAME as a terminal sends it: typed ahead, each key waits for the last.
+TYPED_NEW_DEMO_GAME = b"".join(DOWN if key == curses.KEY_DOWN else b"\r" for key in NEW_DEMO_GAME)
 
 
 def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path, pty_run):
     pty = pty_run(sim_command(tmp_path, "--language", "en"))
     pty.read_until(b"New game")
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 11)  # typed ahead: each key waits for the last
+    pty.send(TYPED_NEW_DEMO_GAME)
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"\rq")
     assert pty.exit_status() == 0
@@ -641,7 +645,7 @@ def test_a_default_80x24_terminal_plays_in_braille(tmp_path, pty_run):
     pty.read_until(b"New game")
     assert "⣿".encode()[:2] in pty.output, "braille cells drawn"
     assert b"seed 42 (tableside sim --seed 42 draws the same again)" in pty.output
-    pty.send(b"\r" * 6 + DOWN + b"\r" * 11)
+    pty.send(TYPED_NEW_DEMO_GAME)
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"q")
     assert pty.exit_status() == 0

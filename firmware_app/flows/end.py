@@ -9,6 +9,7 @@ from firmware_app.flows.score_chart import score_chart_screen
 from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
 from firmware_app.ui.screens import Item, Menu, Notice
+from rules.errors import RulesError
 
 DECIDED = {
     "points": "Most points.",
@@ -35,7 +36,11 @@ def score_pages(app, final: bool) -> Notice:
     """
     t, game = app.t, app.session.game
     advanced = game.variant == "advanced"
-    sheet = game.score(app.session.state)
+    title = t("Score sheet") if final else t("Score so far")
+    try:
+        sheet = game.score(app.session.state)
+    except RulesError as error:  # a value the table has not taught yet
+        return Notice(app, title, [t.refusal(error)])
     lines = []
     if game.cards.demo_label:
         lines.append(f"[{data_label(t, game.cards.demo_label)}]")
@@ -54,7 +59,7 @@ def score_pages(app, final: bool) -> Notice:
     winners = ", ".join(player_label(app, w) for w in sheet.winners)
     label = t("Winner: {names}", names=winners) if final else t("Leading: {names}", names=winners)
     lines += [label, t(DECIDED[sheet.decided_by])]
-    return Notice(app, t("Score sheet") if final else t("Score so far"), lines)
+    return Notice(app, title, lines)
 
 
 def finish(app) -> None:

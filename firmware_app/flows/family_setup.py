@@ -1,5 +1,7 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
+import logging
+
 from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
 from firmware_app.flows.virtual import ask_virtual
 from firmware_app.i18n import data_label
@@ -9,7 +11,8 @@ from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
-from rules.record import RecordError
+
+LOG = logging.getLogger("tableside.setup")
 
 
 class Wizard:
@@ -113,10 +116,9 @@ class Wizard:
         options = self.options(app.seed())
         try:
             app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
-        except RecordError as error:  # refused before anything is kept: say why
-            cause = error.__cause__
-            reason = app.t.refusal(cause) if isinstance(cause, RulesError) else str(error)
-            app.notice(self.t("Not allowed"), [reason])
+        except RulesError as error:
+            LOG.info("setup refused: %s", error.text("en"))
+            app.notice(self.t("Not allowed"), [app.t.refusal(error)])
             return
         app.show_game()
         for title, lines in reversed(self.pages()):

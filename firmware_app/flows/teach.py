@@ -21,7 +21,7 @@ from collections import Counter
 
 from firmware_app import catalogue_files
 from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
-from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry, Screen
+from firmware_app.ui.screens import ColourEntry, Item, LetterEntry, Menu, NumberEntry
 from rules.catalogue import (
     NO_EFFECT,
     PARAMETERS,
@@ -38,7 +38,6 @@ from rules.pingwiny.unknowns import unknowns
 LOG = logging.getLogger("tableside.teach")
 POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score sheet
 TOKEN_TOTAL = 104
-LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZĄĆĘŁŃÓŚŹŻ -"
 
 
 def ask(app) -> None:
@@ -113,39 +112,6 @@ class CostEntry(ColourEntry):
             super().button(name)
 
 
-class LetterEntry(Screen):
-    """A name, letter by letter: UP/DOWN choose, OK adds, BACK deletes; "done" ends."""
-
-    def __init__(self, app, title: str, done, value: str = "") -> None:
-        super().__init__(app)
-        self.title, self.done = title, done
-        self.text, self.cursor = value, 0
-
-    def _choices(self) -> list[str]:
-        return list(LETTERS) + [self.t("done")]
-
-    def draw(self, canvas) -> None:
-        canvas.title(self.title)
-        canvas.row(0, self.t("Name:"))
-        canvas.row(1, self.text + "_")
-        canvas.row(3, self.t("↑↓ letter, OK: {choice}", choice=self._choices()[self.cursor]))
-
-    def button(self, name: str) -> None:
-        choices = self._choices()
-        if name in ("up", "down"):
-            self.cursor = (self.cursor + (1 if name == "down" else -1)) % len(choices)
-        elif name == "ok":
-            if self.cursor == len(LETTERS):
-                self.done(self.text.strip())
-            elif len(self.text) < NAME_LENGTH:
-                self.text += LETTERS[self.cursor]
-        elif name == "back":
-            if self.text:
-                self.text = self.text[:-1]
-            else:
-                self.app.pop(self)
-
-
 class CardTeacher:
     """The unknown values of one card, one short screen each, remembered at the end."""
 
@@ -200,7 +166,7 @@ class CardTeacher:
             Item(t('Keep "{name}"', name=self.name), lambda: done(self.name)),
             Item(
                 t("Give it a name"),
-                lambda: self._push(LetterEntry(self.app, self.name, done)),
+                lambda: self._push(LetterEntry(self.app, self.name, done, NAME_LENGTH)),
             ),
         ]
         self._push(Menu(self.app, self.name, items))

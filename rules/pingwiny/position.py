@@ -6,6 +6,8 @@ cards discarded by using their action. Only the cards named must be known
 to the catalogue. The format is in ``docs/game-record.md``.
 """
 
+import difflib
+
 from rules.colours import COLOURS, INDEX
 from rules.pingwiny.advanced_cards import advanced_figurant, advanced_mission, card_table
 from rules.pingwiny.advanced_scoring import score_seat
@@ -136,10 +138,13 @@ def _seat(player: dict) -> Seat:
 
 
 def _find(cards, card_id, where: str, problems: list[str]):
+    """The card of ``card_id``; else a problem line naming the closest known id."""
     for card in cards:
         if card.id == card_id:
             return card
-    problems.append(f"{where} '{card_id}' is not in the catalogue")
+    close = difflib.get_close_matches(str(card_id), [card.id for card in cards], n=1)
+    guess = f" (did you mean '{close[0]}'?)" if close else ""
+    problems.append(f"{where} '{card_id}' is not in the catalogue{guess}")
     return None
 
 

@@ -1,0 +1,202 @@
+"""The USB stick on the panel: the results written by themselves, then backup and restore.
+
+A stick plugged in gets the finished games and the statistics at once ("Writing to the USB
+stick…"). A stick with a ``tableside/backup`` folder is one the owner keeps backups on: the
+panel then offers to write the results again, to back the box up, to restore from the
+stick (after a question whose first answer changes nothing) and "Done". Any other stick is
+let go as soon as its results are written. Either way the stick is unmounted before the
+panel says it may be pulled out.
+
+The slow work (writing to the stick, checking a backup) runs in a thread, so the loop keeps
+feeding the watchdog; only the restore itself, which replaces the journal the app holds,
+runs in the loop, between two inputs.
+"""
+
+import logging
+import sqlite3
+from functools import partial
+
+from firmware_app.backup import BackupError, check_backup, find_backup, make_backup, restore
+from firmware_app.flows.end import confirm
+from firmware_app.stick import Job, write_stick_results
+from firmware_app.ui.screens import Item, Menu, Notice, Screen
+
+LOG = logging.getLogger("tableside.stick")
+LOOK = 1.0  # seconds between looks for a stick: one stat
+ANSWER = 20.0  # seconds the root unit has to unmount the stick before the panel says so
+BACKUPS = "backup"  # the folder in tableside/ that marks a stick for backups
+
+
+class Busy(Screen):
+    """Work on the stick under way: it ends by itself, so the buttons wait."""
+
+    def __init__(self, app, text: str) -> None:
+        super().__init__(app)
+        self.text = text
+
+    def draw(self, canvas) -> None:
+        canvas.title(self.t("USB stick"))
+        canvas.paragraph(self.text)
+
+
+class StickWatch:
+    """Looks for a stick from the main loop; :meth:`tick` says whether the panel must redraw."""
+
+    def __init__(self, app, port, look: float = LOOK) -> None:
+        self.app, self.port, self.look = app, port, look
+        self.now = 0.0  # the loop's time at the last tick
+        self.looked = self.served = self.current = None
+        self.job = self.then = self.releasing = None
+        self.screens: list[Screen] = []
+        self.written = 0
+        self.note = ""  # what the last backup did, under its menu item
+        self.problem = ""  # what went wrong before the release, said once it is done
+
+    @property
+    def shelf(self):
+        return self.port.folder / BACKUPS
+
+    def tick(self, now: float) -> bool:
+        self.now = now
+        if self.current is None:
+            if self.looked is not None and now - self.looked < self.look:
+                return False
+            self.looked = now
+            marker = self.port.marker()
+            if marker is None or marker == self.served:
+                return False
+            self.current = self.served = marker
+            LOG.info("a USB stick is mounted on %s", self.port.mount)
+            self._write_results()
+        elif self.releasing is not None:
+            return self._answered(now)
+        elif self.port.marker() != self.current:
+            self._finish(self.app.t("The USB stick was pulled out before the box was done."))
+        elif self.job is not None and self.job.done:
+            job, self.job = self.job, None
+            self.then(job)
+        else:
+            return False
+        return True
+
+    # ------------------------------------------------------------ the steps
+
+    def _run(self, text: str, work, then) -> None:
+        self._show(Busy(self.app, text))
+        self.job, self.then = Job(work), then
+
+    def _write_results(self) -> None:
+        work = partial(write_stick_results, self.app.journal.path, self.port.folder)
+        self._run(self.app.t("Writing to the USB stick…"), work, self._results_written)
+
+    def _results_written(self, job: Job) -> None:
+        t = self.app.t
+        if job.error is not None:
+            self._release(t("Could not write to the USB stick. Is it full or read-only?"))
+            return
+        self.written = job.result
+        if self.shelf.is_dir():
+            self._menu()
+        else:
+            self._release()
+
+    def _menu(self, selected: str = "") -> None:
+        """The stick's menu; ``selected`` is the label of the item the cursor starts on."""
+        t = self.app.t
+        items = [
+            Item(t("Write results"), self._write_results, t("{n} games written.", n=self.written)),
+            Item(t("Back up this box"), self._back_up, self.note),
+        ]
+        if find_backup(self.shelf) is not None:
+            items.append(Item(t("Restore from this stick"), self._check))
+        items.append(Item(t("Done"), self._release))
+        menu = Menu(self.app, t("USB stick"), items, back=self._release)
+        menu.cursor = next((i for i, item in enumerate(items) if item.label == selected), 0)
+        self._show(menu)
+
+    def _back_up(self) -> None:
+        app = self.app
+        work = partial(make_backup, app.journal.path, app.owner_catalogue, self.shelf, app.clock())
+        self._run(app.t("Backing up to the USB stick…"), work, self._backed_up)
+
+    def _backed_up(self, job: Job) -> None:
+        t = self.app.t
+        self.note = t("Could not back up.") if job.error else t("Backed up.")
+        self._menu(t("Back up this box"))
+
+    def _check(self) -> None:
+        """Read and check the newest backup before anything is asked or replaced."""
+        work = partial(check_backup, find_backup(self.shelf), self.app.journal.path.parent)
+        self._run(self.app.t("Checking the backup…"), work, self._checked)
+
+    def _checked(self, job: Job) -> None:
+        t = self.app.t
+        self._menu()
+        if job.error is not None:
+            lines = [t("The backup is damaged."), t("Nothing was changed.")]
+            self._add(Notice(self.app, t("Not restored"), lines))
+            return
+        backup = job.result
+        yes = t("Yes: restore {n} games", n=backup.games)
+        confirm(self.app, t("Replace all games?"), yes, partial(self._restore, backup))
+        self.screens.append(self.app.top)
+
+    def _restore(self, backup) -> None:
+        app, t = self.app, self.app.t
+        try:
+            aside = restore(backup, app.journal.path, app.owner_catalogue, app.clock())
+        except (BackupError, OSError, sqlite3.Error) as error:
+            LOG.error("restore from %s failed: %s", backup.folder, error)
+            self._menu()
+            self._add(Notice(app, t("Not restored"), [t("Could not restore.")]))
+            return
+        LOG.info("restored %s; the replaced state is kept in %s", backup.folder, aside)
+        self.screens = []
+        app.reload()  # the restored settings, tags and game in play
+        t = app.t
+        self._menu()
+        lines = [t("Restored: {n} games.", n=backup.games), t("The replaced state is kept.")]
+        self._add(Notice(app, t("Restored"), lines))
+
+    def _release(self, problem: str = "") -> None:
+        """Ask for the unmount; the panel says what came of it (:meth:`_answered`)."""
+        self.problem = problem
+        self._show(Busy(self.app, self.app.t("Writing to the USB stick…")))
+        try:
+            self.port.request_release()
+        except OSError as error:
+            LOG.error("cannot ask for the stick's unmount: %s", error)
+        self.releasing = self.now
+
+    def _answered(self, now: float) -> bool:
+        t = self.app.t
+        answer = self.port.released()
+        if answer is None and now - self.releasing < ANSWER:
+            return False
+        if answer != "ok":
+            LOG.error("the stick was not unmounted: %s", answer or "no answer")
+            self._finish(self.problem or t("Wait a moment before pulling the stick out."))
+        elif self.problem:
+            self._finish(self.problem)
+        else:
+            self._finish(t("Done: {n} games written. You can pull the stick out.", n=self.written))
+        return True
+
+    def _finish(self, text: str) -> None:
+        """The stick is let go (or gone): its screens leave, a notice says how it ended."""
+        self._show(Notice(self.app, self.app.t("USB stick"), [text]))
+        self.screens = []  # the notice stays until read
+        self.current = self.job = self.releasing = None
+
+    # ----------------------------------------------------------- the screens
+
+    def _show(self, screen: Screen) -> None:
+        """``screen`` in place of the stick's screens, on top of whatever the table was doing."""
+        for old in self.screens:
+            self.app.pop(old)
+        self.screens = []
+        self._add(screen)
+
+    def _add(self, screen: Screen) -> None:
+        self.app.push(screen)
+        self.screens.append(screen)

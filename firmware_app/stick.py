@@ -1,0 +1,105 @@
+"""A USB stick: how the daemon learns that one is mounted, writes to it, and lets it go.
+
+The daemon runs unprivileged in a sandbox and never mounts anything itself. A udev rule
+(``systemd/99-tableside-usb.rules``) starts ``tableside-stick@DEVICE.service`` as root for a
+USB block device with a file system; its script (``systemd/tableside-stick``) mounts the stick
+on ``/run/tableside/stick`` so that the ``tableside`` user may write there, then writes the
+file ``stick.mounted`` beside it. The daemon's main loop looks for that file about once a
+second (one ``stat``), writes in ``stick/tableside/`` from a thread of its own, fsyncs, and
+writes ``stick.release``; the script unmounts the stick and answers ``stick.released`` ("ok",
+or why not). Only then does the panel say the stick can be pulled. docs/install.md tells
+the whole exchange.
+"""
+
+import logging
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from firmware_app.backup import BackupError
+from firmware_app.files import sync_folder, write_atomically
+from firmware_app.journal import Journal, JournalError
+from firmware_app.results import write_results
+from firmware_app.stats import Stats
+
+LOG = logging.getLogger("tableside.stick")
+RUN = Path("/run/tableside")  # made at boot by systemd/tableside-tmpfiles.conf
+FOLDER = "tableside"  # the folder the box writes on the stick
+MOUNTED, RELEASE, RELEASED = "stick.mounted", "stick.release", "stick.released"
+
+
+class StickPort:
+    """The files the daemon and the root unit exchange in ``run`` (a plain folder in tests)."""
+
+    def __init__(self, run: Path = RUN) -> None:
+        self.run = Path(run)
+        self.mount = self.run / "stick"
+
+    @property
+    def folder(self) -> Path:
+        """Where the box writes on the stick."""
+        return self.mount / FOLDER
+
+    def marker(self) -> tuple[int, int] | None:
+        """Which mounting of a stick is current (a new one each time), or None without a stick."""
+        try:
+            found = os.stat(self.run / MOUNTED)
+        except OSError:
+            return None
+        return found.st_ino, found.st_mtime_ns
+
+    def request_release(self) -> None:
+        """Ask the root unit to unmount the stick; its answer comes as :meth:`released`."""
+        (self.run / RELEASED).unlink(missing_ok=True)
+        write_atomically(self.run / RELEASE, b"release\n")
+
+    def released(self) -> str | None:
+        """The unit's answer to the release: "ok", or why the stick is not unmounted."""
+        try:
+            answer = (self.run / RELEASED).read_text(encoding="utf-8").strip()
+        except OSError:
+            return None
+        (self.run / RELEASED).unlink(missing_ok=True)
+        return answer
+
+
+def write_stick_results(journal_path: Path, folder: Path) -> int:
+    """Write every ended game's record, the CSV, the JSON and the statistics in ``folder``.
+
+    Opens its own connections (it runs in a thread beside the main loop); every file is
+    written atomically and fsynced. Returns how many game records were written.
+    """
+    folder = Path(folder)
+    folder.mkdir(exist_ok=True)
+    sync_folder(folder.parent)
+    with (
+        Journal(journal_path, read_only=True) as journal,
+        Stats(journal, Path(journal_path).with_name("stats.sqlite")) as stats,
+    ):
+        written = write_results(journal, stats, folder)
+    sync_folder(folder)
+    games = sum(path.name.startswith("game-") for path in written)
+    LOG.info("%d game(s) and the statistics written to %s", games, folder)
+    return games
+
+
+class Job:
+    """Work done in a thread, so that a slow stick never holds up the panel or the watchdog."""
+
+    def __init__(self, work) -> None:
+        self.result = self.error = None
+        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self._thread.start()
+
+    def _run(self, work) -> None:
+        try:
+            self.result = work()
+        except Exception as error:  # the caller says so on the panel
+            expected = isinstance(error, OSError | sqlite3.Error | JournalError | BackupError)
+            LOG.error("USB stick: %s", error, exc_info=not expected)  # a bug's traceback
+            self.error = error
+
+    @property
+    def done(self) -> bool:
+        return not self._thread.is_alive()

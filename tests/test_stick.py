@@ -1,0 +1,144 @@
+"""The USB stick through the app on the fakes: a stick "appears" as a folder and a marker file."""
+
+import csv
+import json
+
+import pytest
+from stats_helpers import finish, known_games
+from stick_helpers import FakeUnit, screen_text, wait_for, watch
+
+from firmware_app.backup import find_backup
+from firmware_app.flows.stats import open_stats
+from firmware_app.headless import Headless
+from firmware_app.stick import MOUNTED, RELEASE
+
+
+@pytest.fixture
+def sim(tmp_path):
+    sim = Headless(tmp_path / "state", language="en", seed=1)
+    known_games(sim.journal)
+    sim.app.reload()
+    yield sim
+    sim.close()
+
+
+@pytest.fixture
+def unit(sim, tmp_path):
+    watch(sim, tmp_path / "run")
+    return FakeUnit(tmp_path / "run")
+
+
+def choose(sim, label: str) -> None:
+    labels = [item.label for item in sim.app.top.items]
+    sim.press("down", (labels.index(label) - sim.app.top.cursor) % len(labels))
+    sim.press("ok")
+
+
+def test_a_stick_gets_the_results_and_is_let_go_before_the_panel_says_so(sim, unit):
+    unit.plug()
+    wait_for(sim, "Writing to the USB stick…")
+    seen_release = False
+    while "pull the stick out" not in screen_text(sim):
+        seen_release |= (unit.run / RELEASE).exists()
+        assert "pull" not in screen_text(sim) or seen_release
+        unit.serve()
+        sim.run_for(0.05)
+    assert seen_release and not (unit.run / MOUNTED).exists()  # asked, then unmounted
+    assert "Done: 6 games written. You can pull the stick out." in screen_text(sim)
+    folder = unit.port.folder
+    names = sorted(path.name for path in folder.iterdir())
+    assert names[:2] == ["game-00001.json", "game-00002.json"] and "results.csv" in names
+    assert len([n for n in names if n.startswith("game-")]) == 6  # 5 finished, 1 abandoned
+    rows = list(csv.DictReader((folder / "results.csv").open(encoding="utf-8")))
+    assert {row["player"] for row in rows} >= {"Ala", "Olek", "Iza"}
+    assert json.loads((folder / "statistics.json").read_text())["games"]["plays"] == 5
+    sim.press("ok")  # the notice read, the home menu is back
+    assert sim.screen.startswith("[Tableside")
+
+
+def test_the_same_stick_is_not_written_twice_but_the_next_one_is(sim, unit):
+    unit.plug()
+    wait_for(sim, "pull the stick out", unit)
+    sim.press("ok")
+    sim.run_for(3)
+    assert "USB stick" not in sim.screen
+    unit.plug()
+    wait_for(sim, "pull the stick out", unit)
+
+
+def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
+    tags = {"04a1b2c3": "penguin:rico"}
+    sim.app.set_setting("tags", tags)
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    labels = [item.label for item in sim.app.top.items]
+    assert labels == ["Write results", "Back up this box", "Done"]  # nothing to restore yet
+    choose(sim, "Back up this box")
+    wait_for(sim, "Backed up.")
+    assert find_backup(unit.port.folder / "backup") is not None
+    sim.app.set_setting("tags", {})  # the box moves on: a tag forgotten, a game ended
+    sim.journal.abandon(sim.journal.unfinished(), now=1)
+    finish(sim.journal, ["Ala", "Olek"], ["rico", "skipper"], [7, 3], [0], 30000)
+    with open_stats(sim.app) as stats:
+        assert stats.games()["plays"] == 6
+    assert [item.label for item in sim.app.top.items][2] == "Restore from this stick"
+
+    choose(sim, "Restore from this stick")
+    wait_for(sim, "Replace all games?")
+    assert sim.app.top.items[sim.app.top.cursor].label == "No: go back"  # the safe answer first
+    sim.press("ok")
+    assert sim.journal.unfinished() is None and sim.app.tags() == {}  # nothing changed
+
+    choose(sim, "Restore from this stick")
+    wait_for(sim, "Replace all games?")
+    choose(sim, "Yes: restore 6 games")
+    assert "Restored: 6 games." in screen_text(sim)
+    assert sim.journal.unfinished() is not None  # the game in play is back, and resumable
+    assert sim.app.session is not None and sim.app.tags() == tags
+    with open_stats(sim.app) as stats:  # the statistics follow the restored journal
+        assert stats.games()["plays"] == 5
+    assert list(sim.journal.path.parent.glob("replaced-by-restore-*"))
+    sim.press("ok")
+    choose(sim, "Done")
+    wait_for(sim, "Done: 6 games written. You can pull the stick out.", unit)
+
+
+def test_a_damaged_backup_is_refused_and_changes_nothing(sim, unit):
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    choose(sim, "Back up this box")
+    wait_for(sim, "Backed up.")
+    made = find_backup(unit.port.folder / "backup")
+    (made / "journal.sqlite").write_bytes(b"not what the manifest says")
+    sim.app.set_setting("contrast", 9)
+    choose(sim, "Restore from this stick")
+    wait_for(sim, "The backup is damaged.")
+    assert sim.app.setting("contrast") == 9
+    assert not list(sim.journal.path.parent.glob("replaced-by-restore-*"))
+    assert (made / "journal.sqlite").read_bytes() == b"not what the manifest says"  # left as found
+
+
+def test_a_stick_pulled_out_early_is_said_so(sim, unit):
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    unit.pull()
+    wait_for(sim, "pulled out before the box was done")
+
+
+def test_a_stick_that_cannot_be_written_is_said_so(sim, unit):
+    unit.port.mount.mkdir()
+    unit.port.folder.write_text("a file where the folder goes")
+    unit.plug()
+    wait_for(sim, "Could not write to the USB stick.", unit)
+
+
+def test_a_stick_wakes_the_sleeping_panel(sim, unit):
+    sim.app.set_setting("sleep_minutes", 1)
+    sim.run_for(61)
+    assert sim.loop.asleep
+    unit.plug()
+    wait_for(sim, "pull the stick out", unit)
+    assert not sim.loop.asleep
