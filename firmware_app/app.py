@@ -197,6 +197,13 @@ class App:
         LOG.info("resume game %d", game_id)
         self.show_game()
 
+    def hint(self) -> None:
+        """The normal virtual player's move now, and why; here, so that the turn
+        screens reach ``flows/virtual.py`` without importing it back."""
+        from firmware_app.flows.virtual import hint
+
+        hint(self)
+
     def show_game(self, events: list[dict] | None = None, steps: str | None = None) -> None:
         """The game's current screen, with what the last action asks of the table."""
         from firmware_app.flows.virtual import turn_or_virtual

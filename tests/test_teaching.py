@@ -34,7 +34,7 @@ def answer_mix(sim) -> None:
     """OK on each colour: the suggested counts add up to 104; then the seats' defaults."""
     while isinstance(sim.app.top, NumberEntry) and "how many" in sim.screen:
         sim.press("ok")
-    sim.press("ok", 4)  # no names, the app deals, the app draws, no virtual players
+    sim.press("ok", 4)  # no names, the app deals, the app draws, everyone plays
 
 
 def teachers_asked(sim) -> list[str]:

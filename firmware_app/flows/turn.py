@@ -84,11 +84,10 @@ def extras(app) -> list[Item]:
     from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
     from firmware_app.flows.settings import settings_menu
-    from firmware_app.flows.virtual import hint
 
     t = app.t
     runs = (
-        lambda: hint(app),
+        app.hint,
         lambda: app.push(score_pages(app, final=False)),
         lambda: app.notice(t("Table"), status_lines(app)),
         lambda: app.push(help_menu(app)),
