@@ -236,11 +236,7 @@ def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
         sim.press("ok")
         while "how many" in sim.screen:  # the token mix, as suggested
             sim.press("ok")
-<<<<<<< HEAD
-        sim.press("ok", 4)  # the seats' defaults, no virtual players
-=======
         sim.press("ok", 4)  # the seats' defaults
->>>>>>> main
         assert title(sim).startswith("[Not allowed]")
         assert "does not yet know enough to play" in " ".join(sim.app.top.lines)
         assert sim.app.session is None
