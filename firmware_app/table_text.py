@@ -8,6 +8,7 @@ take or return and where, which card to lay out, that the last round began.
 from collections import Counter
 
 from rules.colours import COLOURS, INDEX
+from rules.pingwiny import exchange
 
 DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
 SUPPLY_PLACE = {"red": "gorilla", "blue": "chimp", "green": "storehouse", "yellow": "shop"}
@@ -23,6 +24,13 @@ def counted(t, colours: list[str]) -> str:
 
 def _order(item: tuple[str, int]) -> int:
     return INDEX[item[0]]
+
+
+def exchange_label(t, notation: str) -> str:
+    give, get = exchange.PARSED[notation]
+    gave = counted(t, [COLOURS[c] for c in give])
+    got = counted(t, [COLOURS[c] for c in get])
+    return f"{gave} → {got}"
 
 
 def returns(t, colours: list[str]) -> list[str]:

@@ -364,12 +364,6 @@ def payment_label(t, action) -> str:
     return t("Grey for {colours}", colours=counted(t, colours))
 
 
-def exchange_label(t, notation: str) -> str:
-    """``2× white → red``: an exchange in words."""
-    give, get = exchange.PARSED[notation]
-    return f"{counted(t, _named(give))} → {counted(t, _named(get))}"
-
-
 def on_card(app, card: str) -> None:
     """A tapped card: name the revealed card, take a mission, or acquire a figurant."""
     session = app.session

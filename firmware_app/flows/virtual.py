@@ -8,8 +8,9 @@ from the Chimp enclosure"), and OK plays it; every physical step that
 follows (tokens to return, the card to take, the card to lay out) then gets
 a screen of its own, each waiting for OK. Chance at the table stays the
 table's: when the real bag is drawn from, the humans enter the colours as
-for anyone. BACK on a step opens the turn's other choices (undo, the table,
-corrections), so a virtual turn is undone like any other; thinking again
+for anyone. BACK on a step opens the turn's menu (undo, the table,
+corrections, or the move played by hand), so a virtual turn is undone like
+any other; thinking again
 from the same position gives the same move (the seed comes from the game's
 seed and the number of actions played), and redo replays the journal.
 
@@ -19,8 +20,7 @@ reason in words.
 
 from firmware_app.flows.advanced_table import SPOT_NAMES
 from firmware_app.flows.seats import player_label
-from firmware_app.flows.turn import exchange_label
-from firmware_app.table_text import counted
+from firmware_app.table_text import counted, exchange_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 from rules.actions import Action
 from rules.colours import COLOURS
@@ -83,7 +83,7 @@ def turn_or_virtual(app, turn_screen):
     level = level_to_move(app)
     if level is None:
         return turn_screen(app)
-    return VirtualStep(app, level, think(app, level))
+    return VirtualStep(app, level, think(app, level), lambda: turn_screen(app))
 
 
 def think(app, level: str) -> Action:
@@ -97,33 +97,24 @@ def think(app, level: str) -> Action:
 
 
 class VirtualStep(Notice):
-    """What the virtual player does now; OK plays it, BACK opens the turn's other choices."""
+    """What the virtual player does now; OK plays it, BACK opens the turn's menu."""
 
-    def __init__(self, app, level: str, action: Action) -> None:
+    def __init__(self, app, level: str, action: Action, menu) -> None:
         t, s = app.t, app.session.state
         title = t("{who}: {level}", who=player_label(app, s.current), level=t(LEVEL_LABELS[level]))
         super().__init__(app, title, [describe(app, action)])
-        self.action = action
+        self.action, self.menu = action, menu
 
     def button(self, name: str) -> None:
         if name == "ok":
             carry_out(self.app, self.action)
         elif name == "back":
-            self.app.push(others_menu(self.app))
+            self.app.push(self.menu())
         else:
             super().button(name)
 
     def card(self, card_id: str) -> None:
         self.app.notice(self.app.t("Card"), [self.app.t("The virtual player chooses its cards.")])
-
-
-def others_menu(app) -> Menu:
-    """The turn's extras (undo, the table, corrections, settings) during a virtual turn."""
-    from firmware_app.flows.advanced import advanced_extras
-    from firmware_app.flows.turn import extras
-
-    own = advanced_extras if app.session.game.variant == "advanced" else extras
-    return Menu(app, app.t("Virtual turn"), own(app))
 
 
 def carry_out(app, action: Action) -> None:
