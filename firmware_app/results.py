@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 from firmware_app.files import write_atomically
+from firmware_app.score_sheet import seat_name
 from firmware_app.session import summary
 from rules.record import RecordError, replay
 
@@ -37,10 +38,6 @@ def stamp(seconds: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(seconds))
 
 
-def player_name(name: str | None, seat: int) -> str:
-    return name or f"Player {seat + 1}"
-
-
 def csv_text(stats) -> str:
     """One row a player of a finished game, oldest game first."""
     out = io.StringIO()
@@ -62,7 +59,7 @@ def csv_text(stats) -> str:
     ) in stats.rows():
         writer.writerow(
             [
-                stamp(ended), game, variant, game_id, seat + 1, player_name(name, seat),
+                stamp(ended), game, variant, game_id, seat + 1, seat_name(name, seat),
                 piece or "", score, breakdown, "yes" if won else "no", "yes" if demo else "no",
             ]
         )  # fmt: skip
@@ -75,7 +72,7 @@ def score_app_json(stats) -> dict:
     games: dict[tuple[str, str], int] = {}
     plays: dict[int, dict] = {}
     for game_id, ended, game, variant, started, _, seat, name, _, score, won, _ in stats.rows():
-        label = player_name(name, seat)
+        label = seat_name(name, seat)
         player_id = players.setdefault(label, len(players) + 1)
         game_ref = games.setdefault((game, variant), len(games) + 1)
         play = plays.setdefault(

@@ -42,7 +42,12 @@ def sheet_text(
 def player_names(options_names, count: int) -> list[str]:
     """The names by seat; a seat without one (or a game without names) is "Player N"."""
     names = options_names or [None] * count
-    return [name or f"Player {i + 1}" for i, name in enumerate(names)]
+    return [seat_name(name, i) for i, name in enumerate(names)]
+
+
+def seat_name(name: str | None, seat: int) -> str:
+    """A seat's name in the files the box writes (English): the name, or "Player N"."""
+    return name or f"Player {seat + 1}"
 
 
 def popiel_text(score, names: list[str], demo_label: str | None, final: bool = True) -> str:

@@ -82,20 +82,6 @@ class Play:
     breakdown: dict
 
 
-@dataclass(frozen=True)
-class FinishedPlay:
-    """A finished game as the statistics see it."""
-
-    id: int
-    game: str
-    variant: str
-    started: float
-    ended: float
-    actions: int
-    demo: bool
-    plays: tuple[Play, ...]
-
-
 def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
     """Each seat's result from the setup's names and players and the game's summary."""
     names = names or []
