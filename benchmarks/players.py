@@ -6,29 +6,38 @@ advanced), seat 1 and seat 2 swapped every other game, the app as the bag,
 the deck and the die. A game's seed sets the deal and every sample seed of
 the players, so a run gives the same games again (the times differ).
 
-``--seconds S`` stops a pairing once it has played for S seconds (whole
-pairs of games only), for a machine too slow or too busy for the full run:
-the output says how many games were played.
+``--jobs N`` plays the games in N worker processes. Each game is seeded by
+its index alone and the figures are gathered in game order, so the win rates,
+scores and tokens do not depend on N (the times do). The players think by
+node budget, never by the clock, for the same reason: a busy machine slows a
+move down but does not change it. ``--seconds S`` stops a pairing once it has
+played for S seconds (whole pairs of games only), for a machine too slow or
+too busy for the full run: the output says how many games were played.
+``--progress`` prints a line to standard error as each game ends.
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
 ``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
 level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped
 after 20 000 actions, left out of the rates), ``score`` and ``tokens_left``
-(the average final total and tokens still held, by level), ``seconds``.
-Then per level and variant: ``level``, ``variant``, ``moves`` (decisions
-timed), ``move_ms_p50``, ``move_ms_p95``, ``move_ms_max`` (wall clock: what a
-table waits), ``cpu_ms_p50``, ``cpu_ms_p95`` (the process's own time: what a
-move costs on a machine shared with other work), ``nodes_per_second`` (engine
-states the search generated per second of its CPU time; 0 for the levels
-that do not search). Every object also names ``python`` and
+(the average final total and tokens still held, by level), ``seconds``
+(wall clock), ``jobs``. Then per level and variant: ``level``, ``variant``,
+``moves`` (decisions timed), ``move_ms_p50``, ``move_ms_p95``,
+``move_ms_max`` (wall clock: what a table waits, inflated when other work
+shares the cores), ``cpu_ms_p50``, ``cpu_ms_p95`` (the thinking process's
+own time: what a move costs, however busy the machine), ``nodes_per_second``
+(engine states the search generated per second of its CPU time; 0 for the
+levels that do not search). Every object also names ``python`` and
 ``machine``.
 
-    python benchmarks/players.py [--games N] [--variant family|advanced] [--seconds S] [--json]
+    python benchmarks/players.py [--games N] [--variant family|advanced]
+        [--pairing NAME] [--jobs N] [--seconds S] [--progress] [--json]
 """
 
 import argparse
+import sys
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 
 from report import report
 
@@ -43,6 +52,7 @@ PAIRINGS = {
     "strong-vs-greedy": ("strong", "easy"),
     "normal-vs-greedy": ("normal", "easy"),
 }
+CATALOGUE = None  # the demo deck, loaded once in each process
 
 
 class Timings:
@@ -63,6 +73,13 @@ class Timings:
             return choice
 
         return on_move
+
+    def add(self, other: "Timings") -> None:
+        """Take in the times of a game played elsewhere (in a worker process)."""
+        for key, ms in other.ms.items():
+            self.ms[key] += ms
+            self.cpu_ms[key] += other.cpu_ms[key]
+            self.nodes[key] += other.nodes[key]
 
     def rows(self) -> list[dict]:
         rows = []
@@ -91,30 +108,67 @@ def _at(ordered: list[float], share: float) -> float:
     return round(ordered[min(len(ordered) - 1, int(len(ordered) * share))], 2)
 
 
-def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Timings) -> dict:
+def _load() -> None:
+    global CATALOGUE
+    CATALOGUE = load([], demo=True)
+
+
+def one_game(task: tuple[str, str, int]) -> tuple[dict, Timings]:
+    """Game number ``seed`` of a pairing: the levels by seat, the end, and the move times."""
+    variant, name, seed = task
+    if CATALOGUE is None:
+        _load()
+    first, second = PAIRINGS[name]
+    levels = (first, second) if seed % 2 else (second, first)
+    game = VARIANTS["pingwiny", variant](CATALOGUE, Options(players=2, seed=seed))
+    timings = Timings()
+    _, end = play(game, game.new_state(), levels, seed, timings.timer(variant), limit=LIMIT)
+    if end.phase != "over":
+        return {"seed": seed, "levels": levels, "over": False}, timings
+    sheet = game.score(end)
+    outcome = {
+        "seed": seed,
+        "levels": levels,
+        "over": True,
+        "totals": [line.total for line in sheet.lines],
+        "tokens": [sum(seat.tokens) for seat in end.players],
+        "winners": sheet.winners,
+    }
+    return outcome, timings
+
+
+def pairing(variant: str, name: str, games: int, seconds, jobs: int, progress, timings) -> dict:
+    """Play a pairing's games (in ``jobs`` processes) and sum them up in game order."""
     first, second = PAIRINGS[name]
     won = shared = played = unfinished = 0
     score, tokens = defaultdict(int), defaultdict(int)
     started = time.perf_counter()
-    for seed in range(1, games + 1):
-        if seconds is not None and seed % 2 == 1 and time.perf_counter() - started > seconds:
-            break
-        levels = (first, second) if seed % 2 else (second, first)
-        game = VARIANTS["pingwiny", variant](catalogue, Options(players=2, seed=seed))
-        _, end = play(game, game.new_state(), levels, seed, timings.timer(variant), limit=LIMIT)
-        if end.phase != "over":
-            unfinished += 1
-            continue
-        sheet = game.score(end)
-        for seat, line in enumerate(sheet.lines):
-            score[levels[seat]] += line.total
-            tokens[levels[seat]] += sum(end.players[seat].tokens)
-        mine = levels.index(first)
-        if sheet.winners == (mine,):
-            won += 1
-        elif mine in sheet.winners:
-            shared += 1
-        played += 1
+    tasks = [(variant, name, seed) for seed in range(1, games + 1)]
+    pool = ProcessPoolExecutor(jobs, initializer=_load) if jobs > 1 else None
+    results = pool.map(one_game, tasks) if pool else map(one_game, tasks)
+    try:
+        for outcome, times in results:
+            seed, levels = outcome["seed"], outcome["levels"]
+            if seconds is not None and seed % 2 == 1 and time.perf_counter() - started > seconds:
+                break
+            timings.add(times)
+            if progress:
+                print(variant, name, seed, outcome.get("totals"), file=sys.stderr, flush=True)
+            if not outcome["over"]:
+                unfinished += 1
+                continue
+            for seat, level in enumerate(levels):
+                score[level] += outcome["totals"][seat]
+                tokens[level] += outcome["tokens"][seat]
+            mine = levels.index(first)
+            if outcome["winners"] == (mine,):
+                won += 1
+            elif mine in outcome["winners"]:
+                shared += 1
+            played += 1
+    finally:
+        if pool:
+            pool.shutdown(cancel_futures=True)
     return {
         "variant": variant,
         "pairing": name,
@@ -125,6 +179,7 @@ def pairing(catalogue, variant: str, name: str, games: int, seconds, timings: Ti
         "score": {level: round(score[level] / played, 2) for level in (first, second)},
         "tokens_left": {level: round(tokens[level] / played, 2) for level in (first, second)},
         "seconds": round(time.perf_counter() - started, 1),
+        "jobs": jobs,
     }
 
 
@@ -133,14 +188,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--variant", choices=["family", "advanced"], action="append")
     parser.add_argument("--pairing", choices=sorted(PAIRINGS), action="append")
+    parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seconds", type=float)
+    parser.add_argument("--progress", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    catalogue = load([], demo=True)
     timings = Timings()
     for variant in args.variant or ["family", "advanced"]:
         for name in args.pairing or list(PAIRINGS):
-            result = pairing(catalogue, variant, name, args.games, args.seconds, timings)
+            result = pairing(
+                variant, name, args.games, args.seconds, args.jobs, args.progress, timings
+            )
             report(result, args.json)
     for row in timings.rows():
         report(row, args.json)

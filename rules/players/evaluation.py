@@ -12,7 +12,10 @@ who thinks with it ends the game with an empty hand (and comes back if a
 game drags on past its usual length: ``overtime``).
 
 ``outlook`` compares the player with the best of the others: a search for
-the lead, not for points alone.
+the lead, not for points alone. A search values the same seat in the same
+surroundings many times over (the other players' seats hardly change during
+one's own turn), so it passes a ``memo`` dict that keeps each value once
+worked out: the values are the same with it or without it, only sooner.
 """
 
 from rules.colours import GREY
@@ -67,18 +70,27 @@ def sheet_line(game, s, p: int):
     return score_line(game.cards, p, seat.penguin, seat.figurants, seat.mission, sum(seat.tokens))
 
 
-def value(game, s, p: int, rounds: float | None = None) -> float:
+def value(game, s, p: int, rounds: float | None = None, memo: dict | None = None) -> float:
     """The sheet's total for ``p`` plus the worth of the hand and missions still in play."""
-    line = sheet_line(game, s, p)
     rounds = rounds_left(game, s) if rounds is None else rounds
     if rounds <= 0:
-        return float(line.total)
+        return float(sheet_line(game, s, p).total)
     fade = min(1.0, max(rounds, overtime(game, s)) / ROUNDS_AT_FULL_WORTH)
     seat = s.players[p]
+    if memo is not None:
+        # Everything the value reads: the seat, the face-up row, the board, the bag, the fade.
+        key = (p, seat, s.faceup, s.board, s.bag, getattr(s, "layout", None), fade)
+        known = memo.get(key)
+        if known is not None:
+            return known
+    line = sheet_line(game, s, p)
     worth = -TOKEN_WORTH * fade * line.penalty  # a protected hand has no penalty to win back
-    return (
+    result = (
         line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
     )
+    if memo is not None:
+        memo[key] = result
+    return result
 
 
 def fit(game, s, seat) -> float:
@@ -159,9 +171,9 @@ def missions_ahead(game, seat) -> float:
     return total
 
 
-def outlook(game, s, p: int) -> float:
+def outlook(game, s, p: int, memo: dict | None = None) -> float:
     """``p``'s value less the best other player's: what a search for the win maximises."""
     rounds = rounds_left(game, s)
-    mine = value(game, s, p, rounds)
-    others = max(value(game, s, q, rounds) for q in range(game.n) if q != p)
+    mine = value(game, s, p, rounds, memo)
+    others = max(value(game, s, q, rounds, memo) for q in range(game.n) if q != p)
     return mine - others

@@ -78,30 +78,31 @@ def search(game, state, seed: int, nodes: int, deadline: float | None = None, cl
     if len(root_actions) == 1:
         return Choice(root_actions[0], 0, 0, 0.0)
     root: dict = {}
+    memo: dict = {}
     spent = iterations = 0
     for sample_seed in seeds(seed):
         if spent >= nodes or (deadline is not None and clock() >= deadline):
             break
-        spent += _iterate(sim, sample(state, sample_seed), me, root)
+        spent += _iterate(sim, sample(state, sample_seed), me, root, memo)
         iterations += 1
     edge_action = max(root.items(), key=lambda item: (item[1].visits, item[1].mean()))
     return Choice(edge_action[0], spent, iterations, edge_action[1].mean())
 
 
-def _iterate(sim, s, me: int, node: dict) -> int:
+def _iterate(sim, s, me: int, node: dict, memo: dict) -> int:
     """One walk down the tree in world ``s``; returns the states it generated."""
     spent = 0
     path = []
     while True:
         if s.phase == "over" or s.current != me:
-            value = outlook(sim, s, me)
+            value = outlook(sim, s, me, memo)
             break
         legal = sim.legal_actions(s)
         if not node:
             value = -math.inf
             for action in legal:
                 after, _ = sim.apply(s, action)
-                prior = outlook(sim, after, me)
+                prior = outlook(sim, after, me, memo)
                 node[action] = _Edge(prior)
                 value = max(value, prior)
             spent += len(legal)
@@ -113,7 +114,7 @@ def _iterate(sim, s, me: int, node: dict) -> int:
             if edge is None:  # legal in this world only: valued when first seen
                 after, _ = sim.apply(s, action)
                 spent += 1
-                edge = node[action] = _Edge(outlook(sim, after, me))
+                edge = node[action] = _Edge(outlook(sim, after, me, memo))
             edge.available += 1
             score = edge.mean() + EXPLORATION * math.sqrt(log_total / (1 + edge.visits))
             if score > best_score:
