@@ -10,24 +10,26 @@ the players, so a run gives the same games again (the times differ).
 its index alone and the figures are gathered in game order, so the win rates,
 scores and tokens do not depend on N (the times do). The players think by
 node budget, never by the clock, for the same reason: a busy machine slows a
-move down but does not change it. ``--seconds S`` stops a pairing once it has
-played for S seconds (whole pairs of games only), for a machine too slow or
-too busy for the full run: the output says how many games were played.
+move down but does not change it. The games go a pair of seeds at a time
+through every pairing. ``--seconds S`` stops the run after S seconds (at a
+pair's start, so each pairing keeps its seats swapped half the time), for a
+machine too slow or too busy for the full run: the output says how many games
+were played.
 ``--progress`` prints a line to standard error as each game ends.
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
 ``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
-level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped
-after 20 000 actions, left out of the rates), ``score`` and ``tokens_left``
-(the average final total and tokens still held, by level), ``seconds``
-(wall clock), ``jobs``. Then per level and variant: ``level``, ``variant``,
-``moves`` (decisions timed), ``move_ms_p50``, ``move_ms_p95``,
-``move_ms_max`` (wall clock: what a table waits, inflated when other work
-shares the cores), ``cpu_ms_p50``, ``cpu_ms_p95`` (the thinking process's
-own time: what a move costs, however busy the machine), ``nodes_per_second``
-(engine states the search generated per second of its CPU time; 0 for the
-levels that do not search). Every object also names ``python`` and
-``machine``.
+level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped after
+20 000 actions, left out of the rates), ``score`` and ``tokens_left`` (the
+average final total and tokens still held, by level), ``seconds`` (its games'
+wall time, summed over the workers), ``jobs``. Then per level and variant:
+``level``, ``variant``, ``moves`` (decisions timed), ``move_ms_p50``,
+``move_ms_p95``, ``move_ms_max`` (wall clock: what a table waits, inflated
+when other work shares the cores), ``cpu_ms_p50``, ``cpu_ms_p95`` (the
+thinking process's own time: what a move costs, however busy the machine),
+``nodes_per_second`` (engine states the search generated per second of its CPU
+time; 0 for the levels that do not search). Every object also names ``python``
+and ``machine``.
 
     python benchmarks/players.py [--games N] [--variant family|advanced]
         [--pairing NAME] [--jobs N] [--seconds S] [--progress] [--json]
@@ -118,69 +120,87 @@ def one_game(task: tuple[str, str, int]) -> tuple[dict, Timings]:
     variant, name, seed = task
     if CATALOGUE is None:
         _load()
+    started = time.perf_counter()
     first, second = PAIRINGS[name]
     levels = (first, second) if seed % 2 else (second, first)
     game = VARIANTS["pingwiny", variant](CATALOGUE, Options(players=2, seed=seed))
     timings = Timings()
     _, end = play(game, game.new_state(), levels, seed, timings.timer(variant), limit=LIMIT)
-    if end.phase != "over":
-        return {"seed": seed, "levels": levels, "over": False}, timings
-    sheet = game.score(end)
-    outcome = {
-        "seed": seed,
-        "levels": levels,
-        "over": True,
-        "totals": [line.total for line in sheet.lines],
-        "tokens": [sum(seat.tokens) for seat in end.players],
-        "winners": sheet.winners,
-    }
+    outcome = {"levels": levels, "over": end.phase == "over"}
+    if outcome["over"]:
+        sheet = game.score(end)
+        outcome["totals"] = [line.total for line in sheet.lines]
+        outcome["tokens"] = [sum(seat.tokens) for seat in end.players]
+        outcome["winners"] = sheet.winners
+    outcome["seconds"] = time.perf_counter() - started
     return outcome, timings
 
 
-def pairing(variant: str, name: str, games: int, seconds, jobs: int, progress, timings) -> dict:
-    """Play a pairing's games (in ``jobs`` processes) and sum them up in game order."""
-    first, second = PAIRINGS[name]
-    won = shared = played = unfinished = 0
-    score, tokens = defaultdict(int), defaultdict(int)
-    started = time.perf_counter()
-    tasks = [(variant, name, seed) for seed in range(1, games + 1)]
+class Tally:
+    """One pairing's games, summed up in game order."""
+
+    def __init__(self, variant: str, name: str) -> None:
+        self.variant, self.name = variant, name
+        self.first, self.second = PAIRINGS[name]
+        self.won = self.shared = self.played = self.unfinished = 0
+        self.score: dict[str, int] = defaultdict(int)
+        self.tokens: dict[str, int] = defaultdict(int)
+        self.seconds = 0.0
+
+    def add(self, outcome: dict) -> None:
+        self.seconds += outcome["seconds"]
+        if not outcome["over"]:
+            self.unfinished += 1
+            return
+        levels = outcome["levels"]
+        for seat, level in enumerate(levels):
+            self.score[level] += outcome["totals"][seat]
+            self.tokens[level] += outcome["tokens"][seat]
+        mine = levels.index(self.first)
+        if outcome["winners"] == (mine,):
+            self.won += 1
+        elif mine in outcome["winners"]:
+            self.shared += 1
+        self.played += 1
+
+    def result(self, jobs: int) -> dict:
+        played, levels = max(1, self.played), (self.first, self.second)
+        return {
+            "variant": self.variant,
+            "pairing": self.name,
+            "games": self.played,
+            "unfinished": self.unfinished,
+            "win_rate": round(self.won / played, 3),
+            "shared_rate": round(self.shared / played, 3),
+            "score": {level: round(self.score[level] / played, 2) for level in levels},
+            "tokens_left": {level: round(self.tokens[level] / played, 2) for level in levels},
+            "seconds": round(self.seconds, 1),
+            "jobs": jobs,
+        }
+
+
+def run(pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progress) -> tuple:
+    """Every pairing's games, a pair of seeds at a time across all pairings (so a run cut
+    short by ``seconds`` has played about as many games of each), in ``jobs`` processes."""
+    tallies = {key: Tally(*key) for key in pairings}
+    timings = Timings()
+    tasks = [(v, n, seed) for seed in range(1, games + 1) for v, n in pairings]
     pool = ProcessPoolExecutor(jobs, initializer=_load) if jobs > 1 else None
     results = pool.map(one_game, tasks) if pool else map(one_game, tasks)
+    started = time.perf_counter()
     try:
-        for outcome, times in results:
-            seed, levels = outcome["seed"], outcome["levels"]
-            if seconds is not None and seed % 2 == 1 and time.perf_counter() - started > seconds:
+        for (variant, name, seed), (outcome, times) in zip(tasks, results, strict=False):
+            first_of_pair = seed % 2 == 1 and (variant, name) == pairings[0]
+            if first_of_pair and seconds is not None and time.perf_counter() - started > seconds:
                 break
+            tallies[variant, name].add(outcome)
             timings.add(times)
             if progress:
                 print(variant, name, seed, outcome.get("totals"), file=sys.stderr, flush=True)
-            if not outcome["over"]:
-                unfinished += 1
-                continue
-            for seat, level in enumerate(levels):
-                score[level] += outcome["totals"][seat]
-                tokens[level] += outcome["tokens"][seat]
-            mine = levels.index(first)
-            if outcome["winners"] == (mine,):
-                won += 1
-            elif mine in outcome["winners"]:
-                shared += 1
-            played += 1
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)
-    return {
-        "variant": variant,
-        "pairing": name,
-        "games": played,
-        "unfinished": unfinished,
-        "win_rate": round(won / played, 3),
-        "shared_rate": round(shared / played, 3),
-        "score": {level: round(score[level] / played, 2) for level in (first, second)},
-        "tokens_left": {level: round(tokens[level] / played, 2) for level in (first, second)},
-        "seconds": round(time.perf_counter() - started, 1),
-        "jobs": jobs,
-    }
+    return [tally.result(jobs) for tally in tallies.values()], timings.rows()
 
 
 def main() -> None:
@@ -193,14 +213,13 @@ def main() -> None:
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    timings = Timings()
-    for variant in args.variant or ["family", "advanced"]:
-        for name in args.pairing or list(PAIRINGS):
-            result = pairing(
-                variant, name, args.games, args.seconds, args.jobs, args.progress, timings
-            )
-            report(result, args.json)
-    for row in timings.rows():
+    pairings = [
+        (variant, name)
+        for variant in args.variant or ["family", "advanced"]
+        for name in args.pairing or list(PAIRINGS)
+    ]
+    results, rows = run(pairings, args.games, args.seconds, args.jobs, args.progress)
+    for row in results + rows:
         report(row, args.json)
 
 

@@ -48,15 +48,19 @@ class App:
         owner_catalogue: Path | None = None,
         buttons: tuple[str, ...] = ("up", "down", "ok", "back") + COLOUR_BUTTONS,
         clock=time.time,
+        think_clock=time.monotonic,
         seeds=lambda: secrets.randbits(63),
         reader_name: str = "none",
         defaults: dict | None = None,
         overrides: dict | None = None,
     ) -> None:
         """``defaults`` are settings until the table changes them; ``overrides`` (command-line
-        flags) win over the stored settings for this run only and are not saved."""
+        flags) win over the stored settings for this run only and are not saved.
+        ``think_clock`` times a virtual player's thinking (a clock that never jumps);
+        None: it thinks by node budget alone, so a scripted run repeats exactly."""
         self.journal = journal
         self.clock = clock
+        self.think_clock = think_clock
         self.seed = seeds
         self.owner_catalogue = owner_catalogue
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)

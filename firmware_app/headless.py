@@ -55,6 +55,7 @@ class Headless:
             overrides={"language": self.language} if self.language else None,
             owner_catalogue=self.owner_catalogue,
             clock=lambda: 1_700_000_000 + self.now,
+            think_clock=None,  # the virtual clock stands still while a player thinks
             seeds=lambda: next(seeds),
         )
         self.buttons = FakeButtons()

@@ -68,8 +68,8 @@ def open_extras(app) -> list[str]:
     """Each entry of the turn menu past its moves, opened and drawn, then closed again."""
     menu, texts = app.top, []
     for item in menu.items[menu.moves :]:
-        if item.label in (app.t("Undo"), app.t("Redo"), app.t("Hint")):
-            continue  # the hint is the virtual player's, scanned with its own games
+        if item.label in (app.t("Undo"), app.t("Redo")):
+            continue
         stack = list(app.stack)
         item.run()
         if app.top is not menu:
@@ -93,8 +93,13 @@ def forbidden(text: str, language: str, ids: set[str], actions: list[str]) -> li
     words = set(re.findall(r"[\w-]+", plain))
     found = [w for w in words if w in ids or w in DRIVERS or w in LOCATIONS]
     found += SEAT.findall(text) + NOTATION.findall(text)
-    found += [a for a in actions if " " in a and a in text]
+    found += [a for a in actions if " " in a and a in text and notation(a).search(text)]
     return found
+
+
+def notation(action: str) -> re.Pattern:
+    """An action's notation standing alone: "take 2" in "Undone: take 2", not in "take 2× green"."""
+    return re.compile(rf"(?<![\w-]){re.escape(action)}(?![\w×+>=-])")
 
 
 @pytest.mark.parametrize("language", ["en", "pl"])
@@ -141,6 +146,8 @@ def test_the_scan_finds_what_it_looks_for():
     assert forbidden("Reader: fake", "en", set(), []) == ["fake"]
     assert forbidden("2× black → black? blue>red", "en", set(), []) == ["blue>red"]
     assert forbidden("Cofnięto: visit gorilla", "pl", set(), []) == ["gorilla"]
+    assert forbidden("Undone: take 2", "en", set(), ["take 2"]) == ["take 2"]
+    assert forbidden("Rico: take 2× green from the Chimp enclosure", "en", set(), ["take 2"]) == []
     assert (
         forbidden("Undone: Rico bought Maurice. Souvenir shop, Zoo gate", "en", {"rico"}, []) == []
     )

@@ -6,12 +6,14 @@ deck: ``visit otter``, ``rummage``); a table that draws for real names the
 colours drawn after it, as for any player (``table_actions``). The player
 sees only what the table sees (``sampling``), values positions with
 ``evaluation`` and thinks with ``search``. Nothing here reads a clock: the
-caller passes one, with a deadline, or thinks by node budget alone.
+caller passes one, with a deadline (the box), or thinks by node budget alone
+(tests, the benchmark, the demo).
 
 Król Popiel has no virtual player: its engine does not model the tower's
 shape, which the rulebook does not print, so nothing could plan a move there.
 """
 
+import math
 import random
 
 from rules.pingwiny.options import LEVELS
@@ -37,7 +39,14 @@ def decides(game, state) -> int | None:
 def choose(
     game, state, level: str, seed: int, nodes: int | None = None, deadline=None, clock=None
 ) -> Choice:
-    """The action of a ``level`` player now; ``nodes`` overrides the level's budget."""
+    """The action of a ``level`` player now.
+
+    Without a ``deadline`` the level's node budget (or ``nodes``) bounds the
+    thinking: the same move for the same seed on any machine, which is what
+    tests and the benchmark need. With a ``deadline`` on the passed-in
+    ``clock`` and no ``nodes``, the clock alone does: on the box a move
+    thinks as long as its level may wait, however fast the machine.
+    """
     if level == BASELINE:
         actions = game.legal_actions(state)
         return Choice(random.Random(seed).choice(actions), 0, 0, 0.0)
@@ -45,8 +54,9 @@ def choose(
         raise ValueError(f"unknown level {level!r}")
     if level == "easy":
         return greedy(game, state, seed)
-    budget = NODES[level] if nodes is None else nodes
-    return search(game, state, seed, budget, deadline, clock)
+    if nodes is None:
+        nodes = NODES[level] if deadline is None else math.inf
+    return search(game, state, seed, nodes, deadline, clock)
 
 
 def table_actions(game, state, action) -> list:

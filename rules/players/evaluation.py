@@ -111,6 +111,12 @@ def _short(cost, hand) -> tuple[list[int], int]:
     return missing, max(0, -spare)
 
 
+def covered(cost, hand) -> int:
+    """How many of a card's ``cost`` tokens ``hand`` can pay (spare greys standing in)."""
+    missing, greys = _short(cost, hand)
+    return sum(cost) - sum(missing) - greys
+
+
 def share(game, s, hand, card: str) -> float:
     """Family: the card's points times the square of the share of its cost in hand, a
     token on the supply tiles (one visit away) counting half."""

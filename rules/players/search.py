@@ -21,7 +21,8 @@ turn's end is where the points of a plan are known (a figurant bought, the
 two tokens drawn or not), and ``benchmarks/players.py`` measures what this
 costs and wins. The budget is counted in engine states generated (nodes),
 so a seed and a node budget always give the same move; a clock, passed in
-with a deadline, can stop the thinking earlier.
+with a deadline, stops the thinking when its time is up (on the box the
+deadline alone bounds it).
 """
 
 import math
@@ -70,8 +71,11 @@ def greedy(game, state, seed: int) -> Choice:
     return Choice(best, len(legal), 1, best_value)
 
 
-def search(game, state, seed: int, nodes: int, deadline: float | None = None, clock=None) -> Choice:
-    """The action the turn search values best, within ``nodes`` states (and ``deadline``)."""
+def search(
+    game, state, seed: int, nodes: float, deadline: float | None = None, clock=None
+) -> Choice:
+    """The action the turn search values best, within ``nodes`` states (and ``deadline``;
+    ``nodes`` may be ``math.inf`` when the deadline alone bounds it)."""
     sim = app_random(game)
     me = state.current
     root_actions = sim.legal_actions(state)
