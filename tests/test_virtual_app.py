@@ -220,3 +220,57 @@ def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
     sim.press("ok")  # New game
     choose(sim, "King Popiel")
     assert "No virtual players" in " ".join(sim.screen.split())
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, variant, language):
+    """The step and hint lines for every legal action where a player chooses, including
+    the moves that name no spot (``move hq``, which once broke the hint) and blockades."""
+    from firmware_app.flows.virtual import describe, reason
+    from firmware_app.session import Session
+    from rules.pingwiny.options import Options
+    from rules.players import decides
+    from tests.test_plain_words import notation
+
+    sim = Headless(tmp_path, language=language, seed=3)
+    try:
+        app = sim.app
+        options = Options(players=3, seed=3)
+        box = app.catalogue(demo=True)
+        app.session = Session.start(app.journal, options, box, now=0.0, game=("pingwiny", variant))
+        app.show_game()
+        pilot, said, verbs = Autopilot(sim, seed=3), 0, set()
+        while pilot.step():
+            session = app.session
+            if not isinstance(app.top, TurnMenu) or decides(session.game, session.state) is None:
+                continue
+            who = app.t("Player {n}", n=session.state.current + 1)
+            for action in session.game.legal_actions(session.state):
+                line, why = describe(app, action), reason(app, action)
+                assert line.startswith(who) and line != f"{who}: {action}", line
+                assert len(action) == 1 or not notation(str(action)).search(line), line
+                assert why.endswith("."), why
+                said += 1
+                verbs.add(action[1] if action.verb == "visit" else action.verb)
+        assert said > 100
+        if variant == "advanced":
+            assert {"move", "block", "take", "hq"} <= verbs
+    finally:
+        sim.close()
+
+
+def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budget(sim, monkeypatch):
+    from firmware_app.flows import virtual
+
+    start(sim, ["Virtual: Strong", "Plays at the table"])
+    until_virtual(sim, Autopilot(sim, seed=2))
+    assert sim.app.think_clock is None  # headless: the node budget decides
+    counted = virtual.think(sim.app, "strong")
+    assert counted.nodes >= rules.players.NODES["strong"]
+    ticks = iter(range(10_000))
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks))
+    monkeypatch.setitem(virtual.THINKING_SECONDS, "strong", 200)
+    timed = virtual.think(sim.app, "strong")
+    assert timed.iterations == 199  # one tick to set the deadline, one per iteration
+    assert timed.nodes > 10 * rules.players.NODES["strong"]  # no count stopped it

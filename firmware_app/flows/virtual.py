@@ -26,7 +26,7 @@ from rules.actions import Action
 from rules.colours import COLOURS
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.options import LEVELS
-from rules.players import choose, decides, move_seed, table_actions
+from rules.players import Choice, choose, decides, move_seed, table_actions
 from rules.players.evaluation import covered
 
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
@@ -86,19 +86,19 @@ def turn_or_virtual(app, turn_screen):
     level = level_to_move(app)
     if level is None:
         return turn_screen(app)
-    return VirtualStep(app, level, think(app, level), lambda: turn_screen(app))
+    return VirtualStep(app, level, think(app, level).action, lambda: turn_screen(app))
 
 
-def think(app, level: str) -> Action:
+def think(app, level: str) -> Choice:
     """The level's move now, thought for its time on the box (``THINKING_SECONDS``), or
     for its node budget where the app has no thinking clock (the same move every run)."""
     session = app.session
     seed = move_seed(session.game.options.seed, len(session.states))
     clock = app.think_clock
     if clock is None:
-        return choose(session.game, session.state, level, seed).action
+        return choose(session.game, session.state, level, seed)
     deadline = clock() + THINKING_SECONDS[level]
-    return choose(session.game, session.state, level, seed, deadline=deadline, clock=clock).action
+    return choose(session.game, session.state, level, seed, deadline=deadline, clock=clock)
 
 
 class VirtualStep(Notice):
@@ -219,25 +219,21 @@ def hint(app) -> None:
     if decides(session.game, session.state) is None:
         app.notice(t("Hint"), [t("Nothing to choose now.")])
         return
-    action = think(app, HINT_LEVEL)
-    app.notice(t("Hint"), [describe(app, action), reason(app, action)])
+    choice = think(app, HINT_LEVEL)
+    app.notice(t("Hint"), [describe(app, choice.action), reason(app, choice.action, choice.plan)])
 
 
-def reason(app, action: Action) -> str:
-    """Why the move is good, in words: the card it buys, the card a token is for, and so on."""
+def reason(app, action: Action, plan: tuple = ()) -> str:
+    """Why the move is good, in words: the card it buys, the card its tokens are for, or
+    what the rest of the turn's ``plan`` (as the search expects it) buys or takes."""
     t, game, s = app.t, app.session.game, app.session.state
     cards = game.cards
-    words = action[1:] if action.verb == "visit" else action
-    verb = words[0]
+    verb, words = _words(action)
     if verb == "hq":
-        card = cards.figurants[words[1]]
+        card = cards.figurants[words[0]]
         return t("{card}: {points}.", card=card.name, points=points(t, card.points))
-    if verb in SUPPLY:  # the family variant: one token from the location visited
-        return saving_for(app, SUPPLY[verb], 1)
-    if verb == "take":
-        return saving_for(app, SUPPLY[s.layout[s.players[s.current].square]], int(words[1]))
     if verb == "lemur":
-        mission = cards.missions[words[1]]
+        mission = cards.missions[words[0]]
         held = s.players[s.current].figurants
         n = sum(1 for f in held if cards.figurants[f].type == mission.type)
         if not n:
@@ -250,7 +246,42 @@ def reason(app, action: Action) -> str:
         )
     if verb == "gate":
         return t("New cards to choose from.")
+    plan = plan or (action,)
+    takes = list(_takes(s, plan))
+    if takes and takes[0][0] == 0:
+        return saving_for(app, *takes[0][1:])
+    bought = next((words[0] for verb, words in map(_words, plan) if verb == "hq"), None)
+    if bought:
+        card = cards.figurants[bought]
+        return t(
+            "This turn's plan: buy {card} ({points}).",
+            card=card.name,
+            points=points(t, card.points),
+        )
+    if takes:
+        return saving_for(app, *takes[0][1:])
     return t("The best plan for this turn.")
+
+
+def _words(action: Action) -> tuple[str, tuple]:
+    """The verb and its words, the family's ``visit`` left out: ``hq``, ``(becky, ...)``."""
+    words = action[1:] if action.verb == "visit" else action[:]
+    return words[0], tuple(words[1:])
+
+
+def _takes(s, plan: tuple):
+    """Each taking of tokens from a supply location along ``plan``: its place in the plan,
+    the colour and the count (the advanced variant takes where the penguin stands then)."""
+    layout = getattr(s, "layout", None)
+    here = layout[s.players[s.current].square] if layout else None
+    for step, action in enumerate(plan):
+        verb, words = _words(action)
+        if verb in ("move", "otter") and words:  # the family's Otter visit names no place
+            here = words[0]
+        elif verb in SUPPLY:  # the family variant: one token from the location visited
+            yield step, SUPPLY[verb], 1
+        elif verb == "take" and here in SUPPLY:
+            yield step, SUPPLY[here], int(words[0])
 
 
 def points(t, n: int) -> str:
@@ -273,10 +304,13 @@ def saving_for(app, colour: int, taken: int) -> str:
         return covered(card.cost, hand) / sum(card.cost), card.points
 
     card = max(wanted, key=nearness)
+    held, cost, worth = covered(card.cost, hand), sum(card.cost), points(t, card.points)
+    if held == cost:
+        return t("{card} ({points}): you will hold all its tokens.", card=card.name, points=worth)
     return t(
         "{card} ({points}): you will hold {held} of the {cost} tokens it costs.",
         card=card.name,
-        points=points(t, card.points),
-        held=covered(card.cost, hand),
-        cost=sum(card.cost),
+        points=worth,
+        held=held,
+        cost=cost,
     )

@@ -42,6 +42,7 @@ class Choice(NamedTuple):
     nodes: int  # engine states the search generated
     iterations: int
     value: float  # the position's value after it, as the search saw it
+    plan: tuple = ()  # the action and the rest of the turn the search expects to follow it
 
 
 class _Edge:
@@ -68,7 +69,7 @@ def greedy(game, state, seed: int) -> Choice:
         v = outlook(sim, after, me) + ties.random() * 1e-6
         if v > best_value:
             best, best_value = action, v
-    return Choice(best, len(legal), 1, best_value)
+    return Choice(best, len(legal), 1, best_value, (best,))
 
 
 def search(
@@ -80,7 +81,7 @@ def search(
     me = state.current
     root_actions = sim.legal_actions(state)
     if len(root_actions) == 1:
-        return Choice(root_actions[0], 0, 0, 0.0)
+        return Choice(root_actions[0], 0, 0, 0.0, (root_actions[0],))
     root: dict = {}
     memo: dict = {}
     spent = iterations = 0
@@ -89,8 +90,17 @@ def search(
             break
         spent += _iterate(sim, sample(state, sample_seed), me, root, memo)
         iterations += 1
-    edge_action = max(root.items(), key=lambda item: (item[1].visits, item[1].mean()))
-    return Choice(edge_action[0], spent, iterations, edge_action[1].mean())
+    action, edge = _most_visited(root)
+    plan = [action]
+    while edge.child and (step := _most_visited(edge.child))[1].visits:
+        action, edge = step
+        plan.append(action)
+    return Choice(plan[0], spent, iterations, root[plan[0]].mean(), tuple(plan))
+
+
+def _most_visited(node: dict) -> tuple:
+    """The action (and edge) the search went down most, the better valued among equals."""
+    return max(node.items(), key=lambda item: (item[1].visits, item[1].mean()))
 
 
 def _iterate(sim, s, me: int, node: dict, memo: dict) -> int:
