@@ -83,6 +83,11 @@ class Loop:
                 self.display.contrast(contrast)
                 self.contrast = contrast
             self.display.show(self.frame.image)
+        if self.app.top.slow:  # shown above; now the thinking it stands for, then its result
+            self._saved(lambda _: self.app.top.work(), "work")
+            self.frame, redrawn = self.app.render(), True
+            if not self.asleep:
+                self.display.show(self.frame.image)
         if self.backups:
             self.backups.tick(now)
         if self.stick and self.stick.tick(now):  # the stick's screen, shown from the next tick

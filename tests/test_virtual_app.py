@@ -274,3 +274,30 @@ def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budge
     timed = virtual.think(sim.app, "strong")
     assert timed.iterations == 199  # one tick to set the deadline, one per iteration
     assert timed.nodes > 10 * rules.players.NODES["strong"]  # no count stopped it
+
+
+def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypatch):
+    """With a thinking clock the panel shows "Thinking…" first, and the step (or the hint)
+    replaces it when the search is done, without a press."""
+    from itertools import count
+
+    from firmware_app.flows import virtual
+
+    shown = []
+    real_think = virtual.think
+
+    def think(app, level):
+        shown.append(" ".join(sim.screen.split()))  # the frame on the panel meanwhile
+        return real_think(app, level)
+
+    ticks = count()
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks) * 0.1)
+    monkeypatch.setattr(virtual, "think", think)
+    start(sim, ["Plays at the table", "Virtual: Normal"])
+    until_virtual(sim, Autopilot(sim, seed=2))
+    assert shown[-1] == "[Player 2: Normal] Thinking…"
+    while not isinstance(sim.app.top, TurnMenu) or sim.app.session.state.phase != "visit":
+        Autopilot(sim, seed=1).step()
+    choose(sim, "Hint")
+    assert shown[-1] == "[Hint] Thinking…"
+    assert title(sim) == "[Hint]" and len(sim.app.top.lines) >= 2

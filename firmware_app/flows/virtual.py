@@ -82,11 +82,48 @@ def level_to_move(app) -> str | None:
 
 
 def turn_or_virtual(app, turn_screen):
-    """The turn screen, or a virtual player's step when a virtual seat must choose."""
+    """The turn screen, or a virtual player's step when a virtual seat must choose.
+
+    On the box the step comes after a "Thinking…" screen, which the panel shows
+    while the search runs (no press needed); without a thinking clock (tests,
+    the demo) the move is thought at once, in a node budget's time.
+    """
     level = level_to_move(app)
     if level is None:
         return turn_screen(app)
-    return VirtualStep(app, level, think(app, level).action, lambda: turn_screen(app))
+
+    def step() -> VirtualStep:
+        return VirtualStep(app, level, think(app, level).action, lambda: turn_screen(app))
+
+    if app.think_clock is None:
+        return step()
+    return Thinking(app, virtual_title(app, level), step)
+
+
+class Thinking(Notice):
+    """Shown while a virtual player thinks; the loop then runs ``work``, which puts the
+    result in its place. Presses meanwhile change nothing."""
+
+    slow = True
+
+    def __init__(self, app, title: str, result) -> None:
+        super().__init__(app, title, [app.t("Thinking…")])
+        self.result = result
+
+    def work(self) -> None:
+        screen = self.result()
+        stack = self.app.stack
+        if self in stack:
+            stack[stack.index(self)] = screen
+
+    def button(self, name: str) -> None:
+        pass
+
+
+def virtual_title(app, level: str) -> str:
+    """``Rico: Strong``: the player to move and the level that plays the seat."""
+    who = player_label(app, app.session.state.current)
+    return app.t("{who}: {level}", who=who, level=app.t(LEVEL_LABELS[level]))
 
 
 def think(app, level: str) -> Choice:
@@ -105,9 +142,7 @@ class VirtualStep(Notice):
     """What the virtual player does now; OK plays it, BACK opens the turn's menu."""
 
     def __init__(self, app, level: str, action: Action, menu) -> None:
-        t, s = app.t, app.session.state
-        title = t("{who}: {level}", who=player_label(app, s.current), level=t(LEVEL_LABELS[level]))
-        super().__init__(app, title, [describe(app, action)])
+        super().__init__(app, virtual_title(app, level), [describe(app, action)])
         self.action, self.menu = action, menu
 
     def button(self, name: str) -> None:
@@ -219,8 +254,13 @@ def hint(app) -> None:
     if decides(session.game, session.state) is None:
         app.notice(t("Hint"), [t("Nothing to choose now.")])
         return
-    choice = think(app, HINT_LEVEL)
-    app.notice(t("Hint"), [describe(app, choice.action), reason(app, choice.action, choice.plan)])
+
+    def shown() -> Notice:
+        choice = think(app, HINT_LEVEL)
+        lines = [describe(app, choice.action), reason(app, choice.action, choice.plan)]
+        return Notice(app, t("Hint"), lines)
+
+    app.push(shown() if app.think_clock is None else Thinking(app, t("Hint"), shown))
 
 
 def reason(app, action: Action, plan: tuple = ()) -> str:

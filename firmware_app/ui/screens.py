@@ -25,8 +25,15 @@ NAVIGATION = ("up", "down", "ok", "back")
 class Screen:
     """Base class: draws nothing, ignores everything."""
 
+    # A screen with slow work (a virtual player thinking) is put on the panel first; the
+    # loop then calls ``work``, which replaces the screen with what the work found.
+    slow = False
+
     def __init__(self, app) -> None:
         self.app = app
+
+    def work(self) -> None:
+        """The slow part of a ``slow`` screen, run by the loop once the screen is shown."""
 
     @property
     def t(self):
