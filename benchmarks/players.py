@@ -14,7 +14,7 @@ move down but does not change it. The games go a pair of seeds at a time
 through every pairing. ``--seconds S`` stops the run after S seconds (at a
 pair's start, so each pairing keeps its seats swapped half the time), for a
 machine too slow or too busy for the full run: the output says how many games
-were played.
+were played. ``kill -USR1`` of the main process stops it the same way.
 ``--progress`` prints a line to standard error as each game ends.
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
@@ -36,6 +36,7 @@ and ``machine``.
 """
 
 import argparse
+import signal
 import sys
 import time
 from collections import defaultdict
@@ -187,11 +188,12 @@ def run(pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progres
     tasks = [(v, n, seed) for seed in range(1, games + 1) for v, n in pairings]
     pool = ProcessPoolExecutor(jobs, initializer=_load) if jobs > 1 else None
     results = pool.map(one_game, tasks) if pool else map(one_game, tasks)
-    started = time.perf_counter()
+    started, stop = time.perf_counter(), []
+    signal.signal(signal.SIGUSR1, lambda *_: stop.append(True))
     try:
         for (variant, name, seed), (outcome, times) in zip(tasks, results, strict=False):
-            first_of_pair = seed % 2 == 1 and (variant, name) == pairings[0]
-            if first_of_pair and seconds is not None and time.perf_counter() - started > seconds:
+            late = seconds is not None and time.perf_counter() - started > seconds
+            if seed % 2 == 1 and (variant, name) == pairings[0] and (late or stop):
                 break
             tallies[variant, name].add(outcome)
             timings.add(times)
