@@ -15,7 +15,8 @@ through every pairing. ``--seconds S`` stops the run after S seconds (at a
 pair's start, so each pairing keeps its seats swapped half the time), for a
 machine too slow or too busy for the full run: the output says how many games
 were played. ``kill -USR1`` of the main process stops it the same way.
-``--progress`` prints a line to standard error as each game ends.
+``--progress`` prints each game's end to standard error as it comes (a JSON
+object: the levels by seat, totals, tokens left, winners, seconds).
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
 ``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
@@ -36,6 +37,7 @@ and ``machine``.
 """
 
 import argparse
+import json
 import signal
 import sys
 import time
@@ -198,7 +200,8 @@ def run(pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progres
             tallies[variant, name].add(outcome)
             timings.add(times)
             if progress:
-                print(variant, name, seed, outcome.get("totals"), file=sys.stderr, flush=True)
+                line = {"variant": variant, "pairing": name, "seed": seed, **outcome}
+                print(json.dumps(line), file=sys.stderr, flush=True)
     finally:
         if pool:
             pool.shutdown(cancel_futures=True)

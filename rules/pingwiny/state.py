@@ -41,7 +41,7 @@ class Snapshot:
 
     @property
     def deck_size(self) -> int:
-        return sum(len(group) for group in self.deck)
+        return sum(map(len, self.deck))
 
 
 class State(Snapshot):
