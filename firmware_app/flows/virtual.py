@@ -10,9 +10,11 @@ a screen of its own, each waiting for OK. Chance at the table stays the
 table's: when the real bag is drawn from, the humans enter the colours as
 for anyone. BACK on a step opens the turn's menu (undo, the table,
 corrections, or the move played by hand), so a virtual turn is undone like
-any other; thinking again
-from the same position gives the same move (the seed comes from the game's
-seed and the number of actions played), and redo replays the journal.
+any other, and redo replays the journal. On the box a move thinks for its
+level's seconds by the clock, under a "Thinking…" screen; without a
+thinking clock (tests, the demo) it thinks for its node budget, and
+thinking again from the same position gives the same move (the seed comes
+from the game's seed and the number of actions played).
 
 The hint is the normal level's move for the player to move, with a one-line
 reason in words.
