@@ -189,14 +189,15 @@ def run(pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progres
     timings = Timings()
     tasks = [(v, n, seed) for seed in range(1, games + 1) for v, n in pairings]
     pool = ProcessPoolExecutor(jobs, initializer=_load) if jobs > 1 else None
-    results = pool.map(one_game, tasks) if pool else map(one_game, tasks)
+    results = iter(pool.map(one_game, tasks) if pool else map(one_game, tasks))
     started, stop = time.perf_counter(), []
     signal.signal(signal.SIGUSR1, lambda *_: stop.append(True))
     try:
-        for (variant, name, seed), (outcome, times) in zip(tasks, results, strict=False):
+        for variant, name, seed in tasks:
             late = seconds is not None and time.perf_counter() - started > seconds
             if seed % 2 == 1 and (variant, name) == pairings[0] and (late or stop):
-                break
+                break  # before the game is waited for (one process: before it is played)
+            outcome, times = next(results)
             tallies[variant, name].add(outcome)
             timings.add(times)
             if progress:
