@@ -271,7 +271,7 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
     t, game, s = app.t, app.session.game, app.session.state
     cards = game.cards
     verb, words = _words(action)
-    if verb == "hq":
+    if verb == "hq" and known(cards.figurants[words[0]]):
         card = cards.figurants[words[0]]
         return t("{card}: {points}.", card=card.name, points=points(t, card.points))
     if verb == "lemur":
@@ -293,7 +293,7 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
     if takes and takes[0][0] == 0:
         return saving_for(app, *takes[0][1:])
     bought = next((words[0] for verb, words in map(_words, plan) if verb == "hq"), None)
-    if bought:
+    if bought and known(cards.figurants[bought]):
         card = cards.figurants[bought]
         return t(
             "This turn's plan: buy {card} ({points}).",
@@ -326,6 +326,11 @@ def _takes(s, plan: tuple):
             yield step, SUPPLY[here], int(words[0])
 
 
+def known(card) -> bool:
+    """A card whose cost and points the table has taught (a printed box teaches them in play)."""
+    return None not in (card.cost, card.points)
+
+
 def points(t, n: int) -> str:
     """``3 points`` in the screen's language."""
     return t.plural("{n} point", "{n} points", n)
@@ -337,7 +342,8 @@ def saving_for(app, colour: int, taken: int) -> str:
     t, game, s = app.t, app.session.game, app.session.state
     figurants = game.cards.figurants
     hand = list(s.players[s.current].tokens)
-    wanted = [figurants[c] for c in s.faceup if c and figurants[c].cost[colour] > hand[colour]]
+    wanted = [figurants[c] for c in s.faceup if c and known(figurants[c])]
+    wanted = [card for card in wanted if card.cost[colour] > hand[colour]]
     if not wanted:
         return t("The best plan for this turn.")
     hand[colour] += taken
