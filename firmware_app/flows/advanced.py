@@ -39,14 +39,6 @@ VERB_LABELS = {
     "pass": "Pass",
 }
 
-# One-off actions the teaching screens do not offer, in the table's words.
-MORE_WORDS = {
-    "steal_choice": "Take {count} tokens of your choice from a penguin",
-    "others_discard": "Every other penguin discards {count} random tokens",
-    "acquire": "Acquire a face-up card",
-    "none": "No effect",
-}
-
 # -------------------------------------------------------------------- turn
 
 
@@ -257,10 +249,7 @@ def confirm(app, action) -> None:
     else:
         card = s.players[s.current].penguin
         name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
-    if effect is not None and effect.do in MORE_WORDS:
-        does = t(MORE_WORDS[effect.do], **dict(effect.params))
-    else:
-        does = effect_text(t, effect, lambda c: word_label(app, c))
+    does = effect_text(t, effect, lambda c: word_label(app, c))
     chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
     detail = does + (" — " + ", ".join(chosen) if chosen else "")
     items = [
