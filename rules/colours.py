@@ -14,3 +14,8 @@ SUPPLY_OF = {RED: "gorilla", BLUE: "chimp", GREEN: "storehouse", YELLOW: "shop"}
 
 # The seven figurant types printed on the cards (Game Components, Figurant Cards).
 TYPES = ("bird", "human", "mammal", "enemy", "reptile", "amphibian", "insect")
+
+# A mission counts the cards of one type, of any of several types, or (Idealny Dzień's
+# kind) the different types among the cards: then it names this instead of a type.
+DIFFERENT = "different"
+

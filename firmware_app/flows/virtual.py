@@ -234,7 +234,7 @@ def reason(app, action: Action) -> str:
     if verb == "lemur":
         mission = cards.missions[words[1]]
         held = s.players[s.current].figurants
-        n = sum(1 for f in held if cards.figurants[f].type == mission.type)
+        n = mission.count([cards.figurants[f] for f in held])
         return t("{mission}: {n} of your cards count.", mission=mission.name, n=n)
     if verb == "gate":
         return t("New cards to choose from.")

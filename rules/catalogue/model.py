@@ -190,6 +190,8 @@ def _value(name: str, raw: Any) -> Any:
         return tuple(tuple(pair) for pair in raw)
     if name == "effect":
         return effect_of(raw)
+    if name == "type" and isinstance(raw, list):  # a mission counting several types
+        return tuple(raw)
     return raw
 
 
@@ -205,6 +207,8 @@ def _raw(name: str, value: Any) -> Any:
         return [list(pair) for pair in value]
     if name == "effect":
         return effect_raw(value)
+    if name == "type" and isinstance(value, tuple):
+        return list(value)
     return value
 
 

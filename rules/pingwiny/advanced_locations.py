@@ -254,7 +254,7 @@ class Locations:
         """A mission counts as completed once it would score points."""
         card = self.cards.missions[mission]
         held = [self.cards.figurants[f] for f in seat.figurants + seat.discarded]
-        return card.points_for(sum(1 for f in held if f.type == card.type)) > 0
+        return card.score(held) > 0
 
     def _exchanges(self, s: AdvancedState, p: int) -> list[str]:
         """Exchanges possible with tokens held from before this action."""

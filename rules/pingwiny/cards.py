@@ -11,7 +11,7 @@ bag, must be known from the start.
 
 from dataclasses import dataclass
 
-from rules.colours import INDEX
+from rules.colours import DIFFERENT, INDEX
 from rules.errors import SetupError
 
 
@@ -33,12 +33,26 @@ class FigurantCard:
 class MissionCard:
     id: str
     name: str
-    type: str | None
+    type: str | tuple[str, ...] | None  # a type, several types, or DIFFERENT
     scoring: tuple[tuple[int, int], ...] | None  # (at least this many cards, points), ascending
 
+    def count(self, held) -> int:
+        """How far the figurant cards ``held`` go towards the mission: the cards of its type
+        or types (each card once: a figurant shows one type), or the different types among
+        them. A card whose type is still unknown counts for nothing yet."""
+        known = [card.type for card in held if card.type is not None]
+        if self.type == DIFFERENT:
+            return len(set(known))
+        named = (self.type,) if isinstance(self.type, str) else self.type
+        return sum(1 for kind in known if kind in named)
+
     def points_for(self, count: int) -> int:
-        """Points of the highest step reached with ``count`` cards of the type."""
+        """Points of the highest step reached with ``count`` (cards, or types)."""
         return max((points for at_least, points in self.scoring if count >= at_least), default=0)
+
+    def score(self, held) -> int:
+        """The points the cards ``held`` earn from this mission."""
+        return self.points_for(self.count(held))
 
 
 @dataclass(frozen=True)

@@ -150,7 +150,7 @@ def missions_ahead(game, seat) -> float:
     total = 0.0
     for mission in missions:
         m = game.cards.missions[mission]
-        count = sum(1 for f in cards if figurants[f].type == m.type)
+        count = m.count([figurants[f] for f in cards])
         now = m.points_for(count)
         for at_least, points in m.scoring:
             if points > now:
