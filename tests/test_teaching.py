@@ -374,7 +374,7 @@ def test_a_value_saved_just_before_a_power_cut_is_filled_in_on_resume(tmp_path):
     again = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
     again.press("ok")  # resume
     session = again.app.session
-    assert session.game.cards.figurants[card.id].cost == (2, 0, 0, 0, 0, 0, 0)
+    assert session.game.cards.figurants[card.id].cost == (2, 0, 0, 0, 0, 0, 0, 0)
     header = again.journal.record(session.game_id)["catalogue"]
     assert next(f for f in header["figurant"] if f["id"] == card.id)["family"]["type"] == "bird"
     assert not (isinstance(again.app.top, CostEntry) and again.app.top.title == name)

@@ -24,7 +24,7 @@ from firmware_app.flows.turn import (
     refusal,
     why_not_item,
 )
-from firmware_app.table_text import counted
+from firmware_app.table_text import counted, payment_words
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
@@ -269,10 +269,8 @@ def _word_items(app, groups: dict[str, list], depth: int) -> list[Item]:
 
 def _choice_label(app, word: str, action) -> str:
     t = app.t
-    if not word:
-        return t("Without grey")
-    if word.startswith("grey="):
-        return t("Grey for {colours}", colours=counted(t, word[5:].split("+")))
+    if not word or "=" in word:  # a way of paying: greys as jokers, tokens for "any"
+        return payment_words(t, (word,) if word else ())
     if action.verb == "move" and word == action[1] and _pushes(app, word):
         return t("{place}: push", place=t.name(word))
     return word_label(app, word)

@@ -8,9 +8,9 @@ since its record holds its own catalogue.
 """
 
 from firmware_app import catalogue_files
-from firmware_app.table_text import counted
+from firmware_app.table_text import cost_words
 from firmware_app.ui.screens import Item, Menu
-from rules.colours import COLOURS, DIFFERENT, TYPES
+from rules.colours import DIFFERENT, TYPES
 
 
 def enrol_tag(app, uid: str) -> None:
@@ -121,7 +121,7 @@ def _shown(t, box, field: str, value) -> str:
     if value is None:
         return "?"
     if field == "cost":
-        return counted(t, [c for c, n in zip(COLOURS, value, strict=True) for _ in range(n)])
+        return cost_words(t, value)
     if field == "type":
         return type_words(t, value)
     if field == "officer_x":

@@ -33,7 +33,7 @@ from rules.catalogue import (
 )
 from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_raw
 from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
-from rules.colours import COLOURS, DIFFERENT, TYPES
+from rules.colours import COLOURS, COST_COLOURS, DIFFERENT, TYPES
 from rules.pingwiny.unknowns import unknowns
 
 LOG = logging.getLogger("tableside.teach")
@@ -119,10 +119,24 @@ def card_names(app) -> dict[str, str]:
 
 
 class CostEntry(ColourEntry):
-    """A cost: a colour button adds a token, OK finishes (on 4 buttons: "done")."""
+    """A cost: a colour button adds a token, OK finishes (on 4 buttons: "done").
+
+    The rulebook's rainbow "any token" symbol has no button of its own: UP or
+    DOWN shows it, and OK then adds one (on 4 buttons it is one more colour of
+    the list). The cursor starts on "done", so a cost without it takes the
+    presses it always took.
+    """
+
+    def __init__(self, app, title: str, prompt: str, done) -> None:
+        super().__init__(app, title, prompt, done, allowed=COST_COLOURS)
+
+    def _choices(self) -> list[str]:
+        if self.app.has_colour_buttons:
+            return ["done", "any"]
+        return super()._choices()
 
     def button(self, name: str) -> None:
-        if name == "ok" and self.app.has_colour_buttons:
+        if name == "ok" and self._choices()[self.cursor] == "done":
             self._finish()
         else:
             super().button(name)
@@ -298,7 +312,10 @@ class TypePicker(Menu):
     def _items(self) -> list[Item]:
         t = self.t
         marks = [("[x] " if kind in self.chosen else "[ ] ") + t(kind) for kind in TYPES]
-        items = [Item(mark, lambda k=kind: self._toggle(k)) for mark, kind in zip(marks, TYPES)]
+        items = [
+            Item(mark, lambda k=kind: self._toggle(k))
+            for mark, kind in zip(marks, TYPES, strict=True)
+        ]
         return items + [Item(t("That is all"), self._finish)]
 
     def _toggle(self, kind: str) -> None:

@@ -18,7 +18,7 @@ from rules.catalogue.effects import (
     PARAMETERS,
 )
 from rules.catalogue.fields import GAME, ID, KINDS, META_COUNTS, UNKNOWN
-from rules.colours import COLOURS, DIFFERENT, TYPES
+from rules.colours import COLOURS, COST_COLOURS, DIFFERENT, TYPES
 
 
 def show(value: Any) -> str:
@@ -57,7 +57,7 @@ def _cost_problems(value: Any) -> list[tuple[str, str]]:
         return [("", f'expected a table of colour = count, or "unknown", got {show(value)}')]
     found = []
     for colour, count in value.items():
-        message = _choice_problem(colour, COLOURS, "colour") or _count_problem(count, 0)
+        message = _choice_problem(colour, COST_COLOURS, "colour") or _count_problem(count, 0)
         if message:
             found.append((f".{colour}", message))
     return found

@@ -2,16 +2,16 @@
 
 The catalogue describes both sides of every card with unknown fields; a game
 needs one side. ``family_table`` keeps only what the family rules read, in the
-forms they read fastest (costs as 7-tuples). A card value may still be unknown
-(``None``) when the game starts: the table teaches it when it is first needed
-(``rules.pingwiny.unknowns`` says when), and until then the engine refuses what
-would use it. The penguins' colours, and the token mix when the app is the
-bag, must be known from the start.
+forms they read fastest (costs as 8-tuples: seven colours and "any"). A card
+value may still be unknown (``None``) when the game starts: the table teaches
+it when it is first needed (``rules.pingwiny.unknowns`` says when), and until
+then the engine refuses what would use it. The penguins' colours, and the
+token mix when the app is the bag, must be known from the start.
 """
 
 from dataclasses import dataclass
 
-from rules.colours import DIFFERENT, INDEX
+from rules.colours import ANY, DIFFERENT, INDEX
 from rules.errors import SetupError
 
 
@@ -25,8 +25,9 @@ class FigurantCard:
 
     @property
     def colours(self) -> frozenset[int]:
-        """Colours printed on the card (a penguin's bonus counts these)."""
-        return frozenset(i for i, n in enumerate(self.cost or ()) if n)
+        """Colours printed on the card (a penguin's bonus counts these; the rainbow "any
+        token" symbol shows no colour of its own)."""
+        return frozenset(i for i, n in enumerate((self.cost or ())[:ANY]) if n)
 
 
 @dataclass(frozen=True)

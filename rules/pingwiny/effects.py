@@ -186,7 +186,7 @@ def _play_others_discard(game, s, p, card, effect, words, events) -> None:
 
 
 def _play_acquire(game, s, p, card, effect, words, events) -> None:
-    game._acquire(s, p, words[0], words[1] if len(words) > 1 else None, events)
+    game._acquire(s, p, words[0], tuple(words[1:]), events)
 
 
 def _play_remove_marker(game, s, p, card, effect, words, events) -> None:
