@@ -54,6 +54,21 @@ def payment_words(t, words: tuple[str, ...]) -> str:
     return "; ".join(parts)
 
 
+def bag_line(t, game, s) -> str:
+    """What the bag holds, or that nobody knows (a game played without the token mix:
+    the engine's counts are then only bounds, never shown)."""
+    if not game.cards.mix_known:
+        return t("Bag: mix not known")
+    return t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag))
+
+
+def grey_beside(t, game, s) -> str:
+    """The grey tokens beside the board (advanced), counted only when the mix is known."""
+    if not game.cards.mix_known:
+        return t("Grey tokens beside the board.")
+    return t("{n} grey tokens beside the board.", n=s.grey)
+
+
 def exchange_label(t, notation: str) -> str:
     give, get = exchange.PARSED[notation]
     gave = counted(t, [COLOURS[c] for c in give])

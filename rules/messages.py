@@ -396,8 +396,8 @@ MESSAGES = {
         "pl": "Kolejność talii można podać tylko, gdy talię tasuje aplikacja.",
     },
     "setup.token_mix_unknown": {
-        "en": "The colour mix of the tokens is not known yet.",
-        "pl": "Nie wiadomo jeszcze, ile jest żetonów każdego koloru.",
+        "en": "The app draws only from a bag whose colour mix it knows: draw from your own bag.",
+        "pl": "Aplikacja losuje tylko, gdy zna kolory żetonów: losujcie z własnego worka.",
     },
     "setup.catalogue_incomplete": {
         "en": "The catalogue does not yet know enough to play: {missing}.",

@@ -500,13 +500,37 @@ def token_mix(app, then) -> None:
     count_mix(app, t("Tokens in the box"), prompts, TOKEN_TOTAL, counted)
 
 
-def own_cards(app, begin, needs_mix: bool) -> None:
-    """Play the printed box with what the owner taught: the token mix first if the app
-    must know it, then the game, which asks the rest as it goes."""
+def own_cards(app, begin, app_bag: bool) -> None:
+    """Play the printed box with what the owner taught: the token mix first while it is
+    not known (counted now, or "we don't know"), then the game, which asks the rest as it
+    goes."""
     box = catalogue_files.load_for_play(_owner_files(app))
-    if needs_mix and None in box.tokens:
-        token_mix(app, lambda overlay: begin(_with(box, overlay)))
+    if None not in box.tokens:
+        begin(box)
         return
+    t = app.t
+    items = [
+        Item(t("Count them now"), lambda: token_mix(app, lambda mix: begin(_with(box, mix)))),
+        Item(t("We don't know"), lambda: _without_mix(app, box, begin, app_bag)),
+    ]
+    app.push(Menu(app, t("Tokens in the box"), items))
+
+
+def _without_mix(app, box, begin, app_bag: bool) -> None:
+    """Play without the mix: only with the table's own bag, the drawn colours entered and
+    checked against no count. With the app as the bag it is refused (the app cannot draw
+    from a bag it does not know), and nothing changes: the table counts, or goes back and
+    chooses its own bag."""
+    t = app.t
+    if app_bag:
+        LOG.info("no token mix with the app as the bag: refused")
+        lines = [
+            t("The app can draw only from a bag whose mix it knows."),
+            t('Count the tokens, or go back and choose "We draw from the bag".'),
+        ]
+        app.notice(t("Not possible"), lines)
+        return
+    LOG.info("playing without the token mix: the table's bag")
     begin(box)
 
 

@@ -11,6 +11,7 @@ from collections import Counter
 from firmware_app.flows.seats import player_label
 from firmware_app.score_sheet import demo_lines
 from firmware_app.table_text import (
+    bag_line,
     cost_initials,
     counted,
     payment_words,
@@ -390,7 +391,7 @@ def status_lines(app) -> list[str]:
             lines.append("  " + game.cards.missions[p.mission].name)
     board = Counter({COLOURS[c]: n for c, n in enumerate(s.board) if n})
     lines.append(t("Board: {tokens}", tokens=counted(t, list(board.elements())) or "—"))
-    lines.append(t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag)))
+    lines.append(bag_line(t, game, s))
     lines.append(t.plural("Deck: {n} card", "Deck: {n} cards", s.deck_size))
     return lines
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from rules.colours import ANY, DIFFERENT, INDEX
 from rules.errors import SetupError
+from rules.pingwiny.dealing import bag_model
 
 
 @dataclass(frozen=True)
@@ -61,10 +62,16 @@ class CardTable:
     figurants: dict[str, FigurantCard]
     missions: dict[str, MissionCard]
     penguins: dict[str, int]  # penguin id -> colour index
-    tokens: tuple[int, ...]
+    tokens: tuple[int, ...]  # the bag's starting counts (``dealing.bag_model``)
     deck: tuple[str, ...]  # figurant ids in play, catalogue order
     mission_row: tuple[str, ...]  # missions laid above the board at setup
     demo_label: str | None
+    mix: tuple[int | None, ...] = ()  # the box's mix as known; ``None``: not counted
+
+    @property
+    def mix_known(self) -> bool:
+        """False when ``tokens`` are upper bounds: the table did not count the mix."""
+        return None not in self.mix
 
 
 def family_table(catalogue, short: bool) -> CardTable:
@@ -83,11 +90,13 @@ def family_table(catalogue, short: bool) -> CardTable:
         )
         for m in catalogue.missions_in_play("family", short)
     }
+    tokens = bag_model(catalogue)
     return CardTable(
         figurants=figurants,
         missions=missions,
         penguins={p.id: INDEX[p.colour] for p in catalogue.penguins},
-        tokens=tuple(catalogue.tokens),
+        tokens=tokens,
+        mix=tuple(catalogue.tokens),
         deck=tuple(figurants),
         mission_row=tuple(missions),
         demo_label=catalogue.label if catalogue.is_demo else None,

@@ -45,7 +45,7 @@ class FamilyGame:
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
-        dealing.check_mix(self.cards.tokens)
+        dealing.check_mix(self.cards.mix_known, self.app_bag)
         dealing.check_options(options, self.cards.penguins, self.cards.deck, self.app_deck)
 
     # ----------------------------------------------------------------- setup

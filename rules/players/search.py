@@ -58,7 +58,7 @@ def greedy(game, state, seed: int) -> Choice:
     """The action whose position values best one move ahead, in one sampled world."""
     sim = app_random(game)
     me = state.current
-    world = sample(state, next(seeds(seed)))
+    world = sample(state, next(seeds(seed)), game)
     legal = sim.legal_actions(world)
     ties = random.Random(seed)
     best, best_value = None, -math.inf
@@ -82,7 +82,7 @@ def search(game, state, seed: int, nodes: int, deadline: float | None = None, cl
     for sample_seed in seeds(seed):
         if spent >= nodes or (deadline is not None and clock() >= deadline):
             break
-        spent += _iterate(sim, sample(state, sample_seed), me, root)
+        spent += _iterate(sim, sample(state, sample_seed, game), me, root)
         iterations += 1
     edge_action = max(root.items(), key=lambda item: (item[1].visits, item[1].mean()))
     return Choice(edge_action[0], spent, iterations, edge_action[1].mean())
