@@ -82,10 +82,16 @@ def value(game, s, p: int, rounds: float | None = None) -> float:
 
 
 def fit(game, s, seat) -> float:
-    """How near the hand is to the best face-up card (see ``share`` and ``effort``)."""
+    """How near the hand is to the best face-up card (see ``share`` and ``effort``); a card
+    whose cost or points the table has not taught yet is no goal yet."""
+    known = [
+        card
+        for card in s.faceup
+        if card and None not in (game.cards.figurants[card].cost, game.cards.figurants[card].points)
+    ]
     if game.variant == "advanced":
-        return max((effort(game, s, seat, card) for card in s.faceup if card), default=0.0)
-    return max((share(game, s, seat.tokens, card) for card in s.faceup if card), default=0.0)
+        return max((effort(game, s, seat, card) for card in known), default=0.0)
+    return max((share(game, s, seat.tokens, card) for card in known), default=0.0)
 
 
 def _short(cost, hand) -> tuple[list[int], int]:
