@@ -34,7 +34,7 @@ def own_game(tmp_path, language="en", seed=1, folder="state", script=OWN_CARDS) 
 
 
 def answer_mix(sim) -> None:
-    """"Count them now", OK on each colour (the suggested counts add up to 104), then the
+    """ "Count them now", OK on each colour (the suggested counts add up to 104), then the
     seats' defaults: no names, the app deals, the app draws who starts, everyone plays at
     the table."""
     if isinstance(sim.app.top, Menu) and sim.app.top.title == sim.app.t("Tokens in the box"):
