@@ -1,6 +1,7 @@
 """The printed rules the box's cards need: the rainbow "any token" cost, missions counting
 several types or the different types, and a game played without the token mix."""
 
+import io
 import json
 
 import pytest
@@ -264,3 +265,28 @@ def _acting(game, s):
     while s.phase == "draw" or s.pending or s.pending_missions:
         s, _ = game.apply(s, game.legal_actions(s)[0])
     return s
+
+
+def test_catalogue_check_takes_a_rainbow_cost_and_several_type_missions(tmp_path):
+    from firmware_app import catalogue_files
+
+    owner = tmp_path / "owner.toml"
+    owner.write_text(
+        'meta = { kind = "owner" }\n'
+        '[[figurant]]\nid = "becky"\nfamily = { cost = { yellow = 3, any = 1 } }\n'
+        '[[mission]]\nid = "idealny-dzien"\n'
+        'advanced = { type = "different", scoring = [[3, 2], [5, 4]] }\n'
+        '[[mission]]\nid = "czlowieki"\nfamily = { type = ["human", "enemy"] }\n',
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    assert catalogue_files.check_command([str(owner)], out) == 0
+    assert out.getvalue().splitlines()[0] == "ok"
+    owner.write_text(
+        'meta = { kind = "owner" }\n[[mission]]\nid = "czlowieki"\n'
+        'family = { type = ["human", "enemy", "enemi"] }\n',
+        encoding="utf-8",
+    )
+    out = io.StringIO()
+    assert catalogue_files.check_command([str(owner)], out) == 1
+    assert "family.type[2]: unknown type 'enemi' (did you mean 'enemy'?)" in out.getvalue()
