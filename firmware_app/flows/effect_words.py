@@ -37,7 +37,7 @@ CHOICES = {
     "remove_marker": "Remove an X marker",
     "move": "Move past any blockade",
     "grey": "Take grey tokens",
-    "steal_choice": "Choose tokens from a penguin",
+    "steal_choice": "Pick a penguin's tokens",
     "others_discard": "The others lose tokens",
     "acquire": "Acquire a face-up card",
     "bonus_with": "Points with another card",
