@@ -11,20 +11,23 @@ are not searched: they never play the turn's action; nor is leaving the
 game (undo, redo, a setting, ending it, BACK to the start screen). Nothing is a
 formula: a screen that needs a press more costs a press more. The actions
 come from a seeded player that chooses among the legal ones (preferring
-to acquire a card it can pay, never an exchange that gives back what it
-gives), so every build plays the same games.
+to acquire a card it can pay), so every build plays the same games. That player is a yardstick, not
+a table: in the advanced variant a third of its actions are Blocks, because
+each edge is a legal action of its own. ``--player normal`` has the normal
+virtual player (by node budget, so as deterministic) choose the Pingwiny
+turns instead, as a family plays them; chance and Król Popiel stay seeded.
 
 A turn is every action from one hand-off to the next (the draw and the
 visits of a family turn; the four actions, the die and Officer X of an
 advanced one; a tile and its reward in Król Popiel). The 11-button build
 has the seven colour buttons; the 4-button build has UP, DOWN, OK, BACK.
 
-    python benchmarks/presses.py [--variant V] [--seeds N] [--json]
+    python benchmarks/presses.py [--variant V] [--seeds N] [--player P] [--json]
 
 Prints a table of medians per variant and build, or with ``--json`` one
 object per game and build, one per line, with the keys ``variant``
 (``family``, ``advanced``, ``popiel``), ``buttons`` (``11`` or ``4``),
-``seed``, ``players``, ``turns``, ``actions``, ``presses_per_turn_median``,
+``player``, ``seed``, ``players``, ``turns``, ``actions``, ``presses_per_turn_median``,
 ``presses_per_turn_p90``, ``python``, ``machine``.
 """
 
@@ -74,20 +77,14 @@ def start(app, variant: str, players: int, seed: int):
     app.show_game()
 
 
-def pointless(action) -> bool:
-    """An exchange that gives back a colour it gives (``black+black>black``)."""
-    from rules.pingwiny import exchange
+def choose(rng: random.Random, game, state, player: str = "random"):
+    """The seeded player's next action, or the normal virtual player's where it decides."""
+    if player == "normal" and game.variant != "popiel":
+        from rules import players
 
-    words = [w for w in action if ">" in w]
-    if not words:
-        return False
-    give, get = exchange.parse(words[0])
-    return bool(set(get) & set(give))
-
-
-def choose(rng: random.Random, game, state):
-    """The seeded player's next action."""
-    legal = [a for a in game.legal_actions(state) if a.verb != "correct" and not pointless(a)]
+        if players.decides(game, state) is not None:  # no deadline: its node budget decides
+            return players.choose(game, state, "normal", rng.getrandbits(32)).action
+    legal = [a for a in game.legal_actions(state) if a.verb != "correct"]
     if game.variant == "popiel" and state.phase == "place":
         if rng.random() < 0.03:
             return next(a for a in legal if a.verb == "pass")
@@ -211,7 +208,7 @@ def _contents(cell):
         return None
 
 
-def play(variant: str, players: int, seed: int, buttons: int) -> dict:
+def play(variant: str, players: int, seed: int, buttons: int, player: str = "random") -> dict:
     """One seeded game on one build: presses per turn."""
     from firmware_app.app import App
     from firmware_app.journal import Journal
@@ -225,7 +222,7 @@ def play(variant: str, players: int, seed: int, buttons: int) -> dict:
             rng = random.Random(seed)
             turns, current, actions = [0], app.session.state.current, 0
             while not app.session.over and actions < MAX_ACTIONS:
-                target = str(choose(rng, app.session.game, app.session.state))
+                target = str(choose(rng, app.session.game, app.session.state, player))
                 path = searcher.presses(target)
                 played = len(app.session.states)
                 for button in path:
@@ -243,6 +240,7 @@ def play(variant: str, players: int, seed: int, buttons: int) -> dict:
     return {
         "variant": variant,
         "buttons": buttons,
+        "player": player,
         "seed": seed,
         "players": players,
         "turns": len(turns),
@@ -262,6 +260,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--variant", choices=VARIANTS, action="append")
     parser.add_argument("--seeds", type=int, default=3, help="games per variant and build")
+    parser.add_argument("--player", choices=("random", "normal"), default="random")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     results = []
@@ -269,7 +268,7 @@ def main() -> None:
         for build in BUILDS:
             for seed in range(1, args.seeds + 1):
                 players = 2 + seed % 3 if variant != "popiel" else 2 + seed % 4
-                result = play(variant, players, seed, build)
+                result = play(variant, players, seed, build, args.player)
                 results.append(result)
                 if args.json:
                     print(json.dumps(result), flush=True)

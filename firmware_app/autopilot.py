@@ -13,7 +13,7 @@ far, so after a restart it makes exactly the same moves again.
 import random
 
 from firmware_app.flows.teach import CostEntry
-from firmware_app.flows.turn import TurnMenu
+from firmware_app.flows.turn import More, TurnMenu
 from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
 from rules.pingwiny.options import LEVELS
@@ -48,6 +48,8 @@ class Autopilot:
             self._enter_letter(top)
         elif isinstance(top, TurnMenu):
             self._choose(top, self._rng().randrange(top.moves))
+        elif isinstance(top, More):
+            sim.press("back")  # it plays the turn, never the extras
         elif isinstance(top, Menu) and top.items:
             self._choose(top, self._start_or_random(top))
         else:

@@ -77,18 +77,18 @@ def exchange_label(t, notation: str) -> str:
 
 
 def returns(t, colours: list[str]) -> list[str]:
-    """Where each discarded colour goes: the bag, the box or its location."""
+    """Where each discarded colour goes (the bag, the box or its location), in one sentence."""
     by_place: dict[str, list[str]] = {}
     for colour in colours:
         place = DISCARD_PLACE.get(colour) or SUPPLY_PLACE[colour]
         by_place.setdefault(place, []).append(colour)
-    lines = []
+    pieces = []
     for place, group in by_place.items():
         where = (
             t("the bag") if place == "bag" else t("the box") if place == "box" else t.name(place)
         )
-        lines.append(t("Return {tokens} to {place}.", tokens=counted(t, group), place=where))
-    return lines
+        pieces.append(t("{tokens} to {place}", tokens=counted(t, group), place=where))
+    return [t("Return {returns}.", returns=", ".join(pieces))] if pieces else []
 
 
 def event_lines(t, game, events: list[dict]) -> list[str]:
@@ -105,11 +105,11 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines.append(t("Take {tokens}.", tokens=counted(t, e["got"])))
         elif kind == "acquired":
             card = game.cards.figurants[e["card"]].name
-            lines.append(t("Take the card {card}.", card=card))
+            lines.append(t("Take {card}.", card=card))
             lines += returns(t, e["paid"])
         elif kind == "revealed" and game.app_deck:
             card = game.cards.figurants[e["card"]].name
-            lines.append(t("Lay {card} face up in space {space}.", card=card, space=e["slot"] + 1))
+            lines.append(t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1))
         elif kind == "cycled" and e["cards"]:
             lines.append(t("Put the face-up figurants under the deck."))
         elif kind == "mission":

@@ -1,11 +1,13 @@
 """The advanced variant played through the screens by button events on the fakes."""
 
 import pytest
+from screen_helpers import choose
 
 from firmware_app.autopilot import Autopilot
 from firmware_app.flows.advanced_table import SPOT_NAMES, TILE_CODES, board_lines
 from firmware_app.headless import Headless
 from rules.colours import COLOURS
+from rules.pingwiny.advanced import SUPPLY
 from rules.pingwiny.board import EDGE_TOWARDS, HQ_SQUARE
 from rules.record import replay
 
@@ -56,16 +58,6 @@ def read_setup(sim) -> list[str]:
             titles.append(title)
         sim.press("ok")
     return titles
-
-
-def choose(sim, label: str) -> None:
-    """Move the cursor to the item that starts with ``label`` (menus wrap) and press OK."""
-    for _ in range(len(sim.app.top.items)):
-        if sim.app.top.items[sim.app.top.cursor].label.startswith(label):
-            break
-        sim.press("down")
-    assert sim.app.top.items[sim.app.top.cursor].label.startswith(label), sim.screen
-    sim.press("ok")
 
 
 def first_move(sim) -> str:
@@ -178,7 +170,7 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     choose(sim, "Headquarters")
     if sim.screen.startswith("[Headquarters]"):
         choose(sim, game.cards.figurants[card].name)
-    assert f"Take the card {game.cards.figurants[card].name}." in read_notice(sim)
+    assert f"Take {game.cards.figurants[card].name}." in read_notice(sim)
     assert sim.screen.startswith("[Lay out space ")  # the table's deck: name the new card
     sim.press("ok")
     low, high = game.cards.figurants[card].officer_x
@@ -202,7 +194,7 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     sim.press("red")
     text = read_notice(sim)
     assert f"Player {mover + 1} loses red." in text
-    assert "Return red to Gorilla enclosure." in text
+    assert "Return red to Gorilla enclosure" in text
     state = sim.app.session.state
     assert state.players[mover].tokens[0] == held[0] - 1
     assert state.phase == "act" and state.current == buyer
@@ -253,3 +245,25 @@ def test_a_tapped_card_is_named_played_or_refused(sim):
     assert sim.screen.startswith("[Lay out space 2]")
     sim.tag("04A1B2C3D4E5F6")
     assert "That card cannot be played now." in " ".join(sim.screen.split())
+
+
+def test_a_supply_tiles_colour_button_moves_there_and_its_tokens_come_first(sim):
+    start_advanced(sim)
+    read_setup(sim)
+    session = sim.app.session
+    legal = session.game.legal_actions(session.state)
+    supply = [a[1] for a in legal if a.verb == "move" and a[1] in SUPPLY]
+    if not supply:
+        pytest.skip("no supply tile next to Headquarters in this layout")
+    colour = COLOURS[SUPPLY[supply[0]]]
+    played = len(session.states)
+    sim.press(colour)  # the turn menu: straight onto that tile
+    assert len(session.states) == played + 1
+    assert session.journal.record(session.game_id)["actions"][-1] == f"move {supply[0]}"
+    s = session.state.copy()  # two tokens of its colour on the tile (the screens read it)
+    s.board = tuple(2 if c == SUPPLY[supply[0]] else n for c, n in enumerate(s.board))
+    session.states[-1] = s
+    sim.app.show_game()
+    labels = [item.label for item in sim.app.top.items]
+    assert labels[:2] == [f"Take {colour}", f"Take 2× {colour}"]  # what the tile offers
+    assert labels[2].startswith("Move")  # then the moves away

@@ -1,6 +1,7 @@
 """Whole family games played through the screens by button and tag events on the fakes."""
 
 import pytest
+from screen_helpers import choose
 
 from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.headless import Headless, run_script
@@ -177,9 +178,7 @@ def test_help_is_reachable_from_a_turn(sim):
     start_demo_game(sim)
     while "Draw 2 tokens" not in sim.screen:
         sim.press("ok")
-    menu = sim.app.top
-    sim.press("down", [i.label for i in menu.items].index("Help"))
-    sim.press("ok")
+    choose(sim, "Help")  # through "More …"
     assert sim.screen.startswith("[Help]")
     sim.press("down", 7)
     sim.press("ok")

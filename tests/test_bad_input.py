@@ -36,6 +36,7 @@ from pathlib import Path
 import pytest
 from advanced_helpers import token_total as advanced_token_total
 from family_helpers import token_total
+from screen_helpers import choose as pick
 
 from firmware_app.autopilot import Autopilot, new_game_script
 from firmware_app.catalogue_files import load
@@ -83,7 +84,7 @@ TOUR = (
     "choose Score so far",
     "press back",
     "choose Table status",
-    "press ok",
+    "press back",  # closed whatever its pages
     "choose Correct the table",
     "choose A token is elsewhere",
     "press grey",  # which colour
@@ -100,6 +101,7 @@ TOUR = (
     "press ok",  # keep it
     "press back",
     "press back",
+    "press back",  # and "More"
     "tag 0A1B2C3D",  # never seen: which card is it?
     "press ok",
     "press ok",
@@ -299,13 +301,8 @@ def play(sim: Headless, pilot: Autopilot) -> None:
 
 
 def choose(sim: Headless, label: str) -> None:
-    """Pick the item labelled ``label`` with UP/DOWN and OK, as a player reading the panel would."""
-    top, wanted = sim.app.top, sim.app.t(label).partition("{")[0]
-    found = [i for i, item in enumerate(getattr(top, "items", [])) if item.label.startswith(wanted)]
-    if found:
-        steps = found[0] - top.cursor
-        sim.press("down" if steps > 0 else "up", abs(steps))
-        sim.press("ok")
+    """The item labelled ``label`` (its text up to a placeholder), if the menu has one."""
+    pick(sim, sim.app.t(label).partition("{")[0], missing_ok=True)
 
 
 def conserved(state) -> tuple:

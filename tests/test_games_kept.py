@@ -7,7 +7,7 @@ import pytest
 from firmware_app.autopilot import new_game_script
 from firmware_app.cli import main
 from firmware_app.flows.start import ago
-from firmware_app.flows.turn import TurnMenu
+from firmware_app.flows.turn import More, TurnMenu
 from firmware_app.headless import Headless
 from firmware_app.i18n import Translator
 from firmware_app.ui.screens import Notice
@@ -124,7 +124,9 @@ def test_end_game_asks_first_and_keeps_the_game_as_abandoned_for_export(folder, 
     sim.press("ok")  # draw 2
     to_the_turn(sim)
     actions = sim.journal.record(game)["actions"]
-    sim.press("up")  # the last entry of the game menu
+    sim.press("up")  # the last entry of the game menu: "More …"
+    sim.press("ok")
+    sim.press("up")  # and its last: ending the game
     assert sim.app.top.items[sim.app.top.cursor].label == "End game"
     sim.press("ok")
     assert sim.screen.splitlines()[:3] == [
@@ -132,8 +134,8 @@ def test_end_game_asks_first_and_keeps_the_game_as_abandoned_for_export(folder, 
         "> No: go back",
         "  Yes: end the game",
     ]
-    sim.press("ok")  # no
-    assert isinstance(sim.app.top, TurnMenu) and sim.journal.unfinished() == game
+    sim.press("ok")  # no: back where it was asked
+    assert isinstance(sim.app.top, More) and sim.journal.unfinished() == game
     sim.press("ok")  # End game, still selected
     sim.press("down")
     sim.press("ok")  # yes

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+from screen_helpers import choose
 
 from firmware_app.autopilot import new_game_script
 from firmware_app.headless import Headless
@@ -44,18 +45,15 @@ def screens(sim: Headless):
     yield "gastro-get"
     sim.press("back")
     sim.press("back")
-    why = [i for i, item in enumerate(sim.app.top.items) if item.label == sim.app.t("Why not …")]
-    sim.press("down", why[0] - sim.app.top.cursor)
-    sim.press("ok")
+    choose(sim, sim.app.t("Why not …"))
     yield "why-not"
     sim.press("back")
     sim.app.act("visit hq nobody")
     yield "refusal"
     sim.press("ok")
-    menu = sim.app.top
-    labels = [item.label for item in menu.items]
-    sim.press("down", labels.index(sim.app.t("Score so far")) - menu.cursor)
-    sim.press("ok")
+    choose(sim, sim.app.t("More …"))
+    yield "more"
+    choose(sim, sim.app.t("Score so far"))
     yield "score-so-far"
 
 

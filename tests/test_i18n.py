@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from screen_helpers import choose
 
 from firmware_app.flows.end import DECIDED
 from firmware_app.flows.help import LOCATION_HELP, PAGES
@@ -490,16 +491,6 @@ def sim(tmp_path):
     sim = Headless(tmp_path, language="en")
     yield sim
     sim.close()
-
-
-def choose(sim: Headless, label: str) -> None:
-    """Move the cursor down to the item ``label`` (menus wrap round) and press OK."""
-    for _ in range(20):
-        if f"> {label}\n" in sim.screen + "\n":
-            break
-        sim.press("down")
-    sim.command(f'expect "> {label}"')
-    sim.press("ok")
 
 
 def labels(screen: str) -> list[str]:

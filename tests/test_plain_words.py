@@ -65,9 +65,17 @@ def drawn(screen) -> str:
 
 
 def open_extras(app) -> list[str]:
-    """Each entry of the turn menu past its moves, opened and drawn, then closed again."""
+    """Each entry of the turn menu past its moves, and of its "More …", opened and drawn,
+    then closed again."""
     menu, texts = app.top, []
-    for item in menu.items[menu.moves :]:
+    entries = list(menu.items[menu.moves :])
+    for more in [item for item in entries if item.label == app.t("More …")]:
+        stack = list(app.stack)
+        more.run()
+        texts += pages(app, app.top)
+        entries = [item for item in entries if item is not more] + list(app.top.items)
+        app.stack = stack
+    for item in entries:
         if item.label in (app.t("Undo"), app.t("Redo"), app.t("Hint")):
             continue  # the hint is the virtual player's, scanned with its own games
         stack = list(app.stack)

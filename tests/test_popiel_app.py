@@ -2,6 +2,8 @@
 
 import random
 
+from screen_helpers import choose
+
 from firmware_app.flows.popiel import turn_screen
 from firmware_app.headless import Headless
 from firmware_app.ui.screens import Notice, NumberEntry
@@ -20,15 +22,6 @@ START = [
     "press ok",  # no names
     "press ok",  # numbered mice
 ]
-
-
-def choose(sim, label: str) -> None:
-    """Move the cursor of the menu on top to ``label`` and press OK."""
-    menu = sim.app.top
-    labels = [item.label for item in menu.items]
-    steps = labels.index(label) - menu.cursor
-    sim.press("down" if steps > 0 else "up", abs(steps))
-    sim.press("ok")
 
 
 def play_a_turn(sim, chooser) -> None:

@@ -1,6 +1,7 @@
 """Seats: the players' names, the penguins dealt, who starts, Król Popiel's mice; in records."""
 
 import pytest
+from screen_helpers import choose
 
 from firmware_app.app import App
 from firmware_app.config import load_config
@@ -18,12 +19,6 @@ def title(sim) -> str:
 
 def labels(sim) -> list[str]:
     return [item.label for item in sim.app.top.items]
-
-
-def choose(sim, label: str) -> None:
-    index = labels(sim).index(label)
-    sim.press("down", index - sim.app.top.cursor)
-    sim.press("ok")
 
 
 def type_name(sim, name: str) -> None:

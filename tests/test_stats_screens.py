@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
+from screen_helpers import choose
 from stats_helpers import known_games
 
 from firmware_app.autopilot import Autopilot, new_game_script
@@ -25,12 +26,6 @@ def same_picture(sim: Headless, name: str) -> None:
         image.save(path)
     expected = Image.open(path).convert("L")
     assert ImageChops.difference(image.convert("L"), expected).getbbox() is None, path.name
-
-
-def choose(sim: Headless, label: str) -> None:
-    labels = [item.label for item in sim.app.top.items]
-    sim.press("down", (labels.index(label) - sim.app.top.cursor) % len(labels))
-    sim.press("ok")
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ import csv
 import json
 
 import pytest
+from screen_helpers import choose
 from stats_helpers import finish, known_games
 from stick_helpers import FakeUnit, screen_text, wait_for, watch
 
@@ -26,12 +27,6 @@ def sim(tmp_path):
 def unit(sim, tmp_path):
     watch(sim, tmp_path / "run")
     return FakeUnit(tmp_path / "run")
-
-
-def choose(sim, label: str) -> None:
-    labels = [item.label for item in sim.app.top.items]
-    sim.press("down", (labels.index(label) - sim.app.top.cursor) % len(labels))
-    sim.press("ok")
 
 
 def test_a_stick_gets_the_results_and_is_let_go_before_the_panel_says_so(sim, unit):

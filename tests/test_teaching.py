@@ -6,6 +6,7 @@ import tomllib
 
 import pytest
 
+import rules.players
 from firmware_app import catalogue_files
 from firmware_app.autopilot import Autopilot
 from firmware_app.flows.teach import CardTeacher, CostEntry
@@ -400,3 +401,15 @@ def test_a_second_unknown_tag_replaces_the_first_and_no_empty_menu_opens(tmp_pat
     assert menu not in sim.app.stack
     assert "Every card already has a tag" in " ".join(sim.screen.split())
     sim.close()
+
+
+def test_a_virtual_player_thinks_past_cards_not_taught_yet():
+    """A hint on the printed box: a face-up card of unknown cost or points is no aim."""
+    raw = catalogue_files.load_for_play([]).to_dict()
+    mix = dict(zip(COLOURS, (15, 15, 15, 15, 14, 15, 15), strict=True))
+    box = Catalogue.from_dict(merge(raw, {"tokens": mix}, owner=True))
+    game = FamilyGame(box, Options(players=2, seed=1))
+    s = game.apply(game.new_state(), "draw")[0]
+    assert any(game.cards.figurants[c].cost is None for c in s.faceup if c)
+    choice = rules.players.choose(game, s, "normal", seed=1, nodes=200)
+    assert choice.action in game.legal_actions(s)

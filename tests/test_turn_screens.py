@@ -3,12 +3,13 @@
 import pytest
 
 from firmware_app.app import App
-from firmware_app.flows.turn import Headquarters, TurnMenu, pointless
+from firmware_app.flows.turn import Headquarters, TurnMenu
 from firmware_app.journal import Journal
 from firmware_app.session import Session
 from firmware_app.ui.screens import Menu, Notice
 from rules.actions import Action
 from rules.pingwiny.options import Options
+from rules.pingwiny.state import set_player
 
 
 @pytest.fixture
@@ -38,6 +39,41 @@ def test_a_notice_turns_its_pages_and_closes_on_the_last(app):
     notice.button("ok")
     notice.button("ok")
     assert app.top is not notice
+
+
+def test_down_on_a_notices_last_page_closes_it_and_moves_the_menu_beneath(app):
+    app.top.button("ok")  # draw
+    close_notices(app)
+    menu = app.top
+    app.notice("Two pages", [f"Line {n}." for n in range(6)])
+    app.top.button("down")  # the first page: DOWN turns it
+    assert isinstance(app.top, Notice) and app.top.page == 1
+    app.top.button("up")  # back a page: nothing closes
+    assert isinstance(app.top, Notice) and app.top.page == 0
+    app.top.button("down")
+    cursor = menu.cursor
+    app.top.button("down")  # the last page read: the press goes on to the menu
+    assert app.top is menu and menu.cursor == (cursor + 1) % len(menu.items)
+    assert len(app.session.states) == 2  # nothing played
+
+
+def test_the_turn_lists_its_choices_then_why_not_and_more(app):
+    app.top.button("ok")  # draw
+    close_notices(app)
+    menu = app.top
+    labels = [item.label for item in menu.items]
+    assert labels[menu.moves :] in (["Why not …", "More …"], ["More …"])
+    menu.cursor = labels.index("More …")
+    menu.button("ok")
+    extras = [item.label for item in app.top.items]
+    assert extras == ["Hint", "Score so far", "Table status", "Help", "Correct the table"] + [
+        "Undo",
+        "Redo",
+        "Settings",
+        "End game",
+    ]
+    app.top.button("back")
+    assert app.top is menu
 
 
 def test_the_hand_off_names_the_next_player_and_its_ok_draws(app):
@@ -89,7 +125,7 @@ def test_gastro_by_the_colour_given_then_the_colour_got(app):
     app.top.button("ok")
     close_notices(app)
     legal = app.session.game.legal_actions(app.session.state)
-    exchanges = [a for a in legal if a[1] == "gastro" and not pointless(a)]
+    exchanges = [a for a in legal if a[1] == "gastro"]
     give_one = [a for a in exchanges if "+" not in a[2].split(">")[0]]
     if not give_one:
         pytest.skip("no single-token exchange in this deal")
@@ -97,7 +133,7 @@ def test_gastro_by_the_colour_given_then_the_colour_got(app):
     played = len(app.session.states)
     app.top.button(give)  # the turn menu: straight to what you get
     assert isinstance(app.top, Menu) and app.top.title == "Gastro: you get"
-    assert give not in [item.colour for item in app.top.items]  # never back what you give
+    assert give not in [item.colour for item in app.top.items]  # one for the same: no exchange
     app.top.button(get.split("+")[0])
     assert len(app.session.states) == played + 1
     assert app.session.journal.record(app.session.game_id)["actions"][-1] == str(give_one[0])
@@ -152,3 +188,16 @@ def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
         assert len(app.session.states) == played + 1
     finally:
         journal.close()
+
+
+def test_two_black_for_one_black_is_offered_it_leaves_a_token_fewer(app):
+    """The rulebook's Adam exchanges to hold fewer tokens: two black for one is such a way."""
+    app.top.button("ok")  # draw
+    close_notices(app)
+    s = app.session.state.copy()
+    set_player(s, s.current, tokens=(0, 0, 0, 0, 0, 0, 2))  # two black, nothing else
+    app.session.states[-1] = s  # what the screens read (nothing is journalled here)
+    app.show_game()
+    app.top.button("black")  # the Gastro zone, giving black: what you get
+    assert app.top.title == "Gastro: you get"
+    assert "black" in [item.colour for item in app.top.items]

@@ -13,13 +13,11 @@ from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_line
 from firmware_app.flows.effect_words import effect_text
 from firmware_app.flows.end import score_pages
 from firmware_app.flows.turn import (
-    EXTRAS,
     Headquarters,
     TurnMenu,
     extras,
     gastro,
     noted,
-    offered,
     player_label,
     refusal,
     why_not_item,
@@ -67,7 +65,7 @@ def lasting(app) -> str:
 
 def turn_screen(app) -> AdvancedTurn:
     t, game, s = app.t, app.session.game, app.session.state
-    legal = offered(game.legal_actions(s))
+    legal = game.legal_actions(s)
     who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     right = ""
     if s.pending:
@@ -129,14 +127,23 @@ def why_not(app, legal: list) -> list[str]:
     return reasons
 
 
+# What the tile a penguin stands on offers: listed before the moves away from it.
+HERE = ("take", "otter", "lemur", "gate", "gastro")
+
+
 def action_items(app, legal: list) -> list[Item]:
-    """One item per verb (or per action where each is a choice of its own)."""
+    """One item per verb (or per action where each is a choice of its own).
+
+    What can be done now comes first: Headquarters, then what the penguin's
+    tile offers, then the moves (a supply tile's colour button moves there),
+    then the rest in the engine's order.
+    """
     t = app.t
     by_verb: dict[str, list] = {}
     for action in legal:
         by_verb.setdefault(action.verb, []).append(action)
     items = []
-    for verb, actions in by_verb.items():
+    for verb, actions in sorted(by_verb.items(), key=lambda pair: pair[0] not in HERE):
         if verb == "exchange":  # the Gastro zone: the colour given, then the colour got
             items.append(Item(t("Exchange …"), lambda a=actions: gastro(app, a, 1)))
         elif verb in ("reveal", "reveal-mission", "roll", "officer", "take"):
@@ -157,8 +164,13 @@ def action_items(app, legal: list) -> list[Item]:
             for tile, group in by_tile.items():
                 place = _choice_label(app, tile, group[0])
                 label = t("Move: {place}", place=place) + (" …" if len(group) > 1 else "")
+                colour = COLOURS[SUPPLY[tile]] if tile in SUPPLY else None
                 items.append(
-                    Item(label, lambda label=place, g=group: choose_action(app, label, g, 2))
+                    Item(
+                        label,
+                        lambda label=place, g=group: choose_action(app, label, g, 2),
+                        colour=colour,
+                    )
                 )
         else:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
@@ -230,7 +242,8 @@ def choose_action(app, heading: str, actions: list, depth: int) -> None:
         for action in actions:
             groups.setdefault(action[depth] if len(action) > depth else "", []).append(action)
         if len(groups) > 1:
-            app.push(Menu(app, heading, _word_items(app, groups, depth + 1)))
+            remember = f"{heading} {app.session.state.current}"  # each player's last choice
+            app.push(Menu(app, heading, _word_items(app, groups, depth + 1), remember=remember))
             return
         heading = word_label(app, actions[0][depth])
         depth += 1
@@ -310,14 +323,11 @@ def word_label(app, word: str) -> str:
 
 
 def advanced_extras(app) -> list[Item]:
-    """The family turn's extras, with this variant's score sheet, table and help."""
+    """The family turn's "More …", with this variant's score sheet, table and help."""
     t = app.t
     own = {
         "Score so far": lambda: app.push(score_pages(app, final=False)),
         "Table status": lambda: app.notice(t("Table"), status_lines(app)),
         "Help": lambda: app.push(help_menu(app)),
     }
-    return [
-        Item(item.label, own.get(key, item.run))
-        for key, item in zip(EXTRAS, extras(app), strict=True)
-    ]
+    return extras(app, own)

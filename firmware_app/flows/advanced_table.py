@@ -144,7 +144,7 @@ def _event(t, game, e: dict) -> list[str]:
         return returns(t, e["gave"]) + [t("Take {tokens}.", tokens=counted(t, e["got"]))]
     elif kind == "acquired":
         card = game.cards.figurants[e["card"]].name
-        return [t("Take the card {card}.", card=card)] + returns(t, e["paid"])
+        return [t("Take {card}.", card=card)] + returns(t, e["paid"])
     elif kind == "grey_reward":
         return [t("Reward: take a grey token from beside the board.")]
     elif kind == "rolled":
@@ -175,7 +175,7 @@ def _event(t, game, e: dict) -> list[str]:
         return [t("Lay the mission {mission} above the board.", mission=mission)]
     elif kind == "revealed" and game.app_deck:
         card = game.cards.figurants[e["card"]].name
-        return [t("Lay {card} face up in space {space}.", card=card, space=e["slot"] + 1)]
+        return [t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1)]
     elif kind == "cycled" and e["cards"]:
         if e["what"] == "missions":
             return [t("Put the face-up missions under their deck.")]

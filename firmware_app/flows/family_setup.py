@@ -39,7 +39,7 @@ class Wizard:
 
     def players(self) -> Menu:
         t = self.t
-        options = [(t("{n} players", n=n), n) for n in (2, 3, 4)]
+        options = [(t.plural("{n} player", "{n} players", n), n) for n in (2, 3, 4)]
         return self._ask(t("Players"), options, "players", self.length)
 
     def length(self) -> Menu:

@@ -12,10 +12,6 @@ from firmware_app.flows.stats import StatsMenu
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
 
-# The player counts the games allow, each a message of its own: the noun's
-# form follows the number (Polish: 2-4 "gracze", 5 "graczy").
-PLAYER_COUNTS = {2: "2 players", 3: "3 players", 4: "4 players", 5: "5 players"}
-
 
 def start_screen(app) -> Menu:
     t = app.t
@@ -43,7 +39,7 @@ def resume_detail(app, game) -> str:
     over = session.over
     progress = t(
         "{players}, {progress}",
-        players=t(PLAYER_COUNTS[session.game.n]),
+        players=t.plural("{n} player", "{n} players", session.game.n),
         progress=t("game over") if over else GAMES[session.key].progress(t, session.state),
     )
     return f"{progress}\n{ago(t, app.clock() - game.played)}"

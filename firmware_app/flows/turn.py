@@ -82,7 +82,7 @@ def turn_screen(app) -> Menu:
         return TurnMenu(app, who, items, extras(app), right)
     right = noted(lasting(app), t("visit {n}/2", n=3 - s.visits_left))
     by_location: dict[str, list] = {}
-    for action in offered(legal):
+    for action in legal:
         by_location.setdefault(action[1], []).append(action)
     order = ("hq",) + LOCATION_ORDER[:-1] if "hq" in by_location else LOCATION_ORDER
     items = [
@@ -92,7 +92,9 @@ def turn_screen(app) -> Menu:
     ]
     missing = [loc for loc in LOCATION_ORDER if loc not in by_location]
     aside = [why_not_item(app, why_not_visits(app, missing))] if missing else []
-    menu = TurnMenu(app, who, items, aside + extras(app), right, remember=f"visit {s.current}")
+    # No remembered cursor: the first item is what can be done now (Headquarters
+    # when a card is affordable); benchmarks/presses.py measured it shorter.
+    menu = TurnMenu(app, who, items, aside + extras(app), right)
     if "gastro" in by_location:  # a colour button: the Gastro zone, giving that colour
         menu.shortcut = lambda colour: gastro(app, by_location["gastro"], 2, colour)
     return menu
@@ -119,22 +121,6 @@ class TurnMenu(Menu):
 
     def card(self, card_id: str) -> None:
         on_card(self.app, card_id)
-
-
-def offered(legal: list) -> list:
-    """The legal actions a screen lists: no exchange that gives back what it gives,
-    unless nothing else is left (a Gastro action already begun)."""
-    return [a for a in legal if not pointless(a)] or legal
-
-
-def pointless(action) -> bool:
-    """An exchange that gives back a colour it gives (``black+black>black``): never offered."""
-    for word in action[1:]:
-        parsed = exchange.PARSED.get(word)
-        if parsed is not None:
-            give, get = parsed
-            return bool(set(give) & set(get))
-    return False
 
 
 def why_not_item(app, reasons: list[str]) -> Item:
@@ -186,8 +172,14 @@ EXTRAS = (
 )
 
 
-def extras(app) -> list[Item]:
-    """Every turn screen also offers the score so far, help, corrections and settings."""
+def extras(app, own: dict | None = None) -> list[Item]:
+    """A turn screen's last entry, "More …": the hint, the score so far, the table,
+    help, corrections, undo and redo, settings and ending the game.
+
+    They open a menu of their own so that a turn's choices stay a short list,
+    where UP from the first reaches the last. ``own`` replaces the runs of
+    some entries by label (the advanced variant's score sheet, table and help).
+    """
     from firmware_app.flows.correct import correction_menu
     from firmware_app.flows.end import end_game, score_pages
     from firmware_app.flows.help import help_menu
@@ -205,7 +197,13 @@ def extras(app) -> list[Item]:
         lambda: app.push(settings_menu(app)),
         lambda: end_game(app),
     )
-    return [Item(t(label), run) for label, run in zip(EXTRAS, runs, strict=True)]
+    chosen = dict(zip(EXTRAS, runs, strict=True)) | (own or {})
+    items = [Item(t(label), chosen[label]) for label in EXTRAS]
+    return [Item(t("More …"), lambda: app.push(More(app, t("More"), items)))]
+
+
+class More(Menu):
+    """A turn screen's extras: nothing here plays the turn (the autopilot leaves it)."""
 
 
 def _enter_draw(app) -> None:
@@ -266,8 +264,7 @@ def gastro(app, actions: list, word: int, give_colour: str | None = None) -> Non
     """The Gastro zone in two choices: the colour you give, then the colour you get.
 
     The colour buttons choose at once; ``word`` is where the exchange sits in
-    an action (``visit gastro GIVE>GET``: 2). Exchanges that give back what
-    they give are never among ``actions``. With ``give_colour`` (a colour
+    an action (``visit gastro GIVE>GET``: 2). With ``give_colour`` (a colour
     button on the turn menu) the first choice is made already.
     """
     t = app.t

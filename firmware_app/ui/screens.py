@@ -123,11 +123,12 @@ class Notice(Screen):
     """Text to read, a page at a time; OK turns the page and closes on the last one.
 
     UP and DOWN page back and forth, BACK closes at once; closing runs
-    ``then``. On the last page a colour button closes it and goes on to the
-    screen beneath, where colours are shortcuts. The title bar shows the
-    page count when there is more than one. With ``ok`` set, OK on the last
-    page runs it instead of ``then`` (the hand-off: reading the last page and
-    drawing the next player's tokens is one press).
+    ``then``. Once the last page is read, a press that has nothing left to do
+    here (DOWN, UP on a single page, a colour) closes it and goes on to the
+    screen beneath, so moving the menu under a notice costs no press of its
+    own. The title bar shows the page count when there is more than one. With
+    ``ok`` set, OK on the last page runs it instead of ``then`` (the hand-off:
+    reading the last page and drawing the next player's tokens is one press).
     """
 
     def __init__(self, app, title: str, lines: list[str], then=None, ok=None) -> None:
@@ -159,7 +160,7 @@ class Notice(Screen):
             after = self.ok if name == "ok" and self.ok else self.then
             if after:
                 after()
-        elif name in COLOURS and self.page + 1 == self.pages and not self.ok:
+        elif name in (*COLOURS, "up", "down") and self.page + 1 == self.pages:
             self.app.pop(self)
             if self.then:
                 self.then()

@@ -60,11 +60,21 @@ def overtime(game, s) -> float:
 
 
 def sheet_line(game, s, p: int):
-    """The line the score sheet would give player ``p`` now."""
+    """The line the score sheet would give player ``p`` now.
+
+    A family mission taken before the table taught its steps scores nothing
+    here yet (the panel asks for them right after it is taken).
+    """
     seat = s.players[p]
     if game.variant == "advanced":
         return score_seat(game.cards, p, seat)
-    return score_line(game.cards, p, seat.penguin, seat.figurants, seat.mission, sum(seat.tokens))
+    mission = seat.mission if taught(game, seat.mission) else None
+    return score_line(game.cards, p, seat.penguin, seat.figurants, mission, sum(seat.tokens))
+
+
+def taught(game, mission: str | None) -> bool:
+    """A held mission whose steps the table has taught (the family Lemur may take one first)."""
+    return mission is not None and game.cards.missions[mission].scoring is not None
 
 
 def value(game, s, p: int, rounds: float | None = None) -> float:
@@ -82,13 +92,13 @@ def value(game, s, p: int, rounds: float | None = None) -> float:
 
 
 def fit(game, s, seat) -> float:
-    """How near the hand is to the best face-up card (see ``share`` and ``effort``); a card
-    whose cost or points the table has not taught yet is no goal yet."""
-    known = [
-        card
-        for card in s.faceup
-        if card and None not in (game.cards.figurants[card].cost, game.cards.figurants[card].points)
-    ]
+    """How near the hand is to the best face-up card (see ``share`` and ``effort``).
+
+    A card of the printed box whose cost or points are not taught yet has no
+    worth to aim at: it is left out until the table teaches them.
+    """
+    cards = game.cards.figurants
+    known = [c for c in s.faceup if c and None not in (cards[c].cost, cards[c].points)]
     if game.variant == "advanced":
         return max((effort(game, s, seat, card) for card in known), default=0.0)
     return max((share(game, s, seat.tokens, card) for card in known), default=0.0)
@@ -157,7 +167,7 @@ def missions_ahead(game, seat) -> float:
     cards = seat.figurants + getattr(seat, "discarded", ())
     figurants = game.cards.figurants
     total = 0.0
-    for mission in missions:
+    for mission in filter(lambda m: taught(game, m), missions):
         m = game.cards.missions[mission]
         count = m.count([figurants[f] for f in cards])
         now = m.points_for(count)

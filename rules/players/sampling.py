@@ -21,6 +21,7 @@ action is then drawn inside ``apply`` from the sample's seed.
 """
 
 import copy
+from dataclasses import replace
 
 from rules import rng
 from rules.colours import GREY
@@ -71,11 +72,21 @@ def believed_bag(game, s) -> None:
 
 
 def app_random(game):
-    """The same game with the app drawing, shuffling and rolling, for the search's worlds."""
-    if game.app_bag and game.app_deck and getattr(game, "app_die", True):
+    """The same game with the app drawing, shuffling and rolling, for the search's worlds.
+
+    Points not taught yet (the table may leave them to the score sheet) count
+    0 there: a planner values only what the table has said. Points decide no
+    legal action, so the search's choices stay legal in the real game.
+    """
+    unknown = [c for c, f in game.cards.figurants.items() if f.points is None]
+    if game.app_bag and game.app_deck and getattr(game, "app_die", True) and not unknown:
         return game
     search = copy.copy(game)
     search.app_bag = search.app_deck = search.app_die = True
+    if unknown:
+        figurants = dict(game.cards.figurants)
+        figurants.update({c: replace(figurants[c], points=0) for c in unknown})
+        search.cards = replace(game.cards, figurants=figurants)
     return search
 
 

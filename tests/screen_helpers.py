@@ -1,0 +1,29 @@
+"""Moving through the panel's menus in tests as a player would: UP/DOWN, then OK."""
+
+
+def choose(sim, label: str, missing_ok: bool = False) -> None:
+    """Press down to the item labelled ``label`` (else the first that starts with it) and OK.
+
+    An entry of a turn screen's "More …" menu (undo, the score so far, settings)
+    is reached through "More …", as on the panel. With ``missing_ok`` a label
+    the menu lacks presses nothing (random input streams ask for any label).
+    """
+    top = sim.app.top
+    labels = [item.label for item in getattr(top, "items", [])]
+    index = _find(labels, label)
+    more = sim.app.t("More …")
+    if index is None and more in labels:
+        choose(sim, more)
+        choose(sim, label, missing_ok)
+        return
+    if index is None:
+        assert missing_ok, f"{label!r} not in {labels}"
+        return
+    sim.press("down", (index - top.cursor) % len(labels))
+    sim.press("ok")
+
+
+def _find(labels: list[str], label: str) -> int | None:
+    if label in labels:
+        return labels.index(label)
+    return next((i for i, text in enumerate(labels) if text.startswith(label)), None)
