@@ -195,7 +195,10 @@ def unknown_in_words(catalogue: Catalogue) -> list[str]:
     """What the printed cards and the owner's files leave unknown, in a family's words."""
     lines = []
     if None in catalogue.tokens:
-        lines.append("tokens: how many of each colour (104 in all) — asked at the first setup")
+        lines.append(
+            "tokens: how many of each colour (104 in all) — asked at each setup until counted"
+            " (\"We don't know\": played with the table's own bag)"
+        )
     for section, cards in (
         ("penguin", catalogue.penguins),
         ("figurant", catalogue.figurants),

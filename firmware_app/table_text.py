@@ -7,7 +7,7 @@ take or return and where, which card to lay out, that the last round began.
 
 from collections import Counter
 
-from rules.colours import COLOURS, INDEX
+from rules.colours import COLOURS, COST_COLOURS
 from rules.pingwiny import exchange
 
 DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
@@ -23,7 +23,50 @@ def counted(t, colours: list[str]) -> str:
 
 
 def _order(item: tuple[str, int]) -> int:
-    return INDEX[item[0]]
+    return COST_COLOURS.index(item[0])
+
+
+def cost_initials(t, cost: tuple) -> str:
+    """``2R Y A``: a cost in colour initials, the rainbow "any token" last."""
+    return " ".join(
+        (f"{n}" if n > 1 else "") + t.initial(COST_COLOURS[c]) for c, n in enumerate(cost) if n
+    )
+
+
+def cost_words(t, cost: tuple) -> str:
+    """``2× red, yellow, any colour``: a cost in plain words."""
+    return counted(t, [c for c, n in zip(COST_COLOURS, cost, strict=True) for _ in range(n)])
+
+
+def payment_words(t, words: tuple[str, ...]) -> str:
+    """How a way of paying differs from the printed tokens: what greys stand in for and
+    which tokens pay the "any" symbols (``grey=red``, ``any=white``)."""
+    if not words:
+        return t("Without grey")
+    parts = []
+    for word in words:
+        prefix, _, colours = word.partition("=")
+        named = counted(t, colours.split("+"))
+        if prefix == "grey":
+            parts.append(t("Grey for {colours}", colours=named))
+        else:
+            parts.append(t("Any: {colours}", colours=named))
+    return "; ".join(parts)
+
+
+def bag_line(t, game, s) -> str:
+    """What the bag holds, or that nobody knows (a game played without the token mix:
+    the engine's counts are then only bounds, never shown)."""
+    if not game.cards.mix_known:
+        return t("Bag: mix not known")
+    return t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag))
+
+
+def grey_beside(t, game, s) -> str:
+    """The grey tokens beside the board (advanced), counted only when the mix is known."""
+    if not game.cards.mix_known:
+        return t("Grey tokens beside the board.")
+    return t("{n} grey tokens beside the board.", n=s.grey)
 
 
 def exchange_label(t, notation: str) -> str:

@@ -15,6 +15,7 @@ NAMES = {
         "grey": "grey",
         "white": "white",
         "black": "black",
+        "any": "any colour",
         "chimp": "Chimp enclosure",
         "gorilla": "Gorilla enclosure",
         "shop": "Souvenir shop",
@@ -36,6 +37,7 @@ NAMES = {
         "grey": "szary",
         "white": "biały",
         "black": "czarny",
+        "any": "dowolny",
         "chimp": "Wybieg szympansów",
         "gorilla": "Wybieg goryli",
         "shop": "Sklep z pamiątkami",
@@ -78,8 +80,10 @@ MESSAGES = {
         "pl": "„{exchange}” to nie wymiana (np. white+white>yellow).",
     },
     "action.bad_jokers": {
-        "en": "'{word}' does not say what the grey tokens stand for (e.g. grey=red).",
-        "pl": "„{word}” nie mówi, co zastępują szare żetony (np. grey=red).",
+        "en": "'{word}' does not say what greys stand for, or what pays 'any' "
+        "(grey=red, any=white).",
+        "pl": "„{word}” nie mówi, co zastępują szare ani co płaci za „dowolny” "
+        "(grey=red, any=white).",
     },
     "action.bad_correction": {
         "en": "Unknown correction: '{action}'.",
@@ -158,6 +162,10 @@ MESSAGES = {
     "illegal.joker_not_needed": {
         "en": "The card does not ask for {colour}: a grey token cannot stand in for it.",
         "pl": "Karta nie wymaga koloru: {colour}. Szary żeton go nie zastąpi.",
+    },
+    "illegal.any_tokens": {
+        "en": "{card} asks for {n} tokens of any colour: name them (any=...).",
+        "pl": "{card}: dowolne żetony do podania: {n} (any=...).",
     },
     "illegal.cannot_afford": {
         "en": "Not enough {colour} tokens to acquire '{card}'.",
@@ -388,8 +396,8 @@ MESSAGES = {
         "pl": "Kolejność talii można podać tylko, gdy talię tasuje aplikacja.",
     },
     "setup.token_mix_unknown": {
-        "en": "The colour mix of the tokens is not known yet.",
-        "pl": "Nie wiadomo jeszcze, ile jest żetonów każdego koloru.",
+        "en": "The app draws only from a bag whose colour mix it knows: draw from your own bag.",
+        "pl": "Aplikacja losuje tylko, gdy zna kolory żetonów: losujcie z własnego worka.",
     },
     "setup.catalogue_incomplete": {
         "en": "The catalogue does not yet know enough to play: {missing}.",
@@ -397,7 +405,8 @@ MESSAGES = {
     },
 }
 
-# A colour's short mark in a card's cost: one or two letters, none shared.
+# A colour's short mark in a card's cost: one or two letters, none shared ("any" is the
+# rulebook's rainbow symbol, paid with a token of any colour).
 INITIALS = {
     "en": {
         "red": "R",
@@ -407,6 +416,7 @@ INITIALS = {
         "grey": "Gy",
         "white": "W",
         "black": "K",
+        "any": "A",
     },
     "pl": {
         "red": "C",
@@ -416,6 +426,7 @@ INITIALS = {
         "grey": "S",
         "white": "B",
         "black": "Cz",
+        "any": "D",
     },
 }
 SEAT_WORD = {"en": "Player {n}", "pl": "Gracz {n}"}

@@ -145,9 +145,9 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     mover, buyer = s.first, 1 - s.first
     card = min(
         (c for c in s.faceup if not game.cards.figurants[c].cost[COLOURS.index("grey")]),
-        key=lambda c: sum(game.cards.figurants[c].cost),
+        key=lambda c: sum(game.cards.figurants[c].cost[:7]),
     )
-    cost = [COLOURS[c] for c, n in enumerate(game.cards.figurants[card].cost) for _ in range(n)]
+    cost = [COLOURS[c] for c, n in enumerate(game.cards.figurants[card].cost[:7]) for _ in range(n)]
     hands = {mover: ["red", "red", "blue", "white", "black"], buyer: (cost + ["white"] * 5)[:5]}
     for player in (mover, buyer):
         assert sim.screen.startswith(f"[Player {player + 1}: ") and "] draw 5" in sim.screen

@@ -140,7 +140,7 @@ def test_gosia_last_round_and_final_actions(demo):
     game, s = new_advanced(demo, players=3, first=0, layout=LAYOUT, die="table", seed=4)
     free = [sq for sq in range(9) if sq not in (HQ_SQUARE, LEMUR)]
     card = s.faceup[0]
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = fields(s, markers=tuple(free), actions_left=1)  # her fourth action
     s = seat(s, 0, tokens=tuple(n + (c == 6) for c, n in enumerate(cost)), figurants=("dr-bulgot",))
     s, _ = play(game, s, f"hq {card}")

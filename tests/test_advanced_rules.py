@@ -72,14 +72,14 @@ def with_missions(game, s, p: int, held: tuple[str, ...]):
 
 def plain_card(game, s) -> str:
     """A face-up card of fewer than 7 tokens: acquiring it gives no grey token."""
-    return next(c for c in s.faceup if sum(game.cards.figurants[c].cost) < 7)
+    return next(c for c in s.faceup if sum(game.cards.figurants[c].cost[:7]) < 7)
 
 
 def acquired(demo, **options):
     """Player 1 has just acquired a face-up card; the table's die is to be rolled."""
     game, s = at(demo, die="table", **options)
     card = plain_card(game, s)
-    s = seat(s, 0, tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, tokens=game.cards.figurants[card].cost[:7])
     s, _ = play(game, s, f"hq {card}")
     return game, s, card
 
@@ -541,7 +541,7 @@ def test_headquarters_acquires_a_face_up_figurant_and_lays_the_next_card(demo):
     game, s = at(demo, die="table")
     card = plain_card(game, s)
     slot, top = s.faceup.index(card), s.deck[0][0]
-    s = seat(s, 0, tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, tokens=game.cards.figurants[card].cost[:7])
     after, events = game.apply(s, f"hq {card}")
     assert after.players[0].figurants == (card,) and after.players[0].tokens == tokens()
     assert after.faceup[slot] == top and after.actions_left == 3
@@ -554,8 +554,8 @@ def test_headquarters_the_card_laid_in_its_place_can_be_acquired_with_the_next_a
     game, s = at(demo)
     card = plain_card(game, s)
     top = s.deck[0][0]
-    cost = game.cards.figurants[card].cost
-    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost, strict=True))
+    cost = game.cards.figurants[card].cost[:7]
+    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost[:7], strict=True))
     s = seat(s, 0, tokens=both)
     s, _ = play(game, s, f"hq {card}")
     assert top in s.faceup and any(a[:2] == ("hq", top) for a in game.legal_actions(s))
@@ -568,7 +568,7 @@ def test_headquarters_the_order_pay_reward_card_refill_roll_marker_unmasking(dem
     card taken, its space refilled, the die, the marker, the unmasking."""
     game, s = at(demo, players=3, die="table")
     s = lay(s, "king-julian")  # a 7-token card, Officer X on 1-4
-    cost = game.cards.figurants["king-julian"].cost
+    cost = game.cards.figurants["king-julian"].cost[:7]
     s = seat(s, 0, tokens=tuple(n + (c == RED) for c, n in enumerate(cost)))
     s = seat(seat(s, 1, square=SHOP, tokens=tokens(blue=1)), 2, square=GATE)
     s, events = play(game, s, "hq king-julian", "roll 1", "officer shop")
@@ -581,7 +581,7 @@ def test_headquarters_the_order_pay_reward_card_refill_roll_marker_unmasking(dem
 def test_headquarters_not_the_top_card_of_the_deck(demo):
     game, s = at(demo)
     top = s.deck[0][0]
-    s = seat(s, 0, tokens=game.cards.figurants[top].cost)
+    s = seat(s, 0, tokens=game.cards.figurants[top].cost[:7])
     assert not any(a[1] == top for a in verbs(game, s, "hq"))
     assert refused(game, s, f"hq {top}") == "illegal.card_not_faceup"
 
@@ -589,7 +589,7 @@ def test_headquarters_not_the_top_card_of_the_deck(demo):
 def test_headquarters_needs_the_tokens_shown_on_the_card(demo):
     game, s = at(demo)
     card = s.faceup[0]
-    short = list(game.cards.figurants[card].cost)
+    short = list(game.cards.figurants[card].cost[:7])
     short[next(c for c, n in enumerate(short) if n)] -= 1
     s = seat(s, 0, tokens=tuple(short))
     assert refused(game, s, f"hq {card}") == "illegal.cannot_afford"
@@ -598,7 +598,7 @@ def test_headquarters_needs_the_tokens_shown_on_the_card(demo):
 def test_headquarters_a_grey_token_is_a_joker(demo):
     game, s = at(demo, die="table")
     card = plain_card(game, s)
-    cost = list(game.cards.figurants[card].cost)
+    cost = list(game.cards.figurants[card].cost[:7])
     colour = next(c for c, n in enumerate(cost) if n and c != GREY)
     cost[colour] -= 1
     cost[GREY] += 1
@@ -612,7 +612,7 @@ def test_headquarters_a_grey_token_is_a_joker(demo):
 def test_headquarters_paid_tokens_go_back_where_their_colour_goes(demo):
     game, s = at(demo, die="table")
     card = plain_card(game, s)
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = seat(s, 0, tokens=cost)
     after, _ = game.apply(s, f"hq {card}")
     for c in (RED, BLUE, GREEN, YELLOW):
@@ -636,8 +636,8 @@ def test_headquarters_the_penguin_stays_there_for_the_rest_of_the_turn(demo):
 
 def test_headquarters_may_acquire_again_in_the_same_turn(demo):
     game, s = at(demo, die="table")
-    first, second = [c for c in s.faceup if sum(game.cards.figurants[c].cost) < 7][:2]
-    costs = [game.cards.figurants[c].cost for c in (first, second)]
+    first, second = [c for c in s.faceup if sum(game.cards.figurants[c].cost[:7]) < 7][:2]
+    costs = [game.cards.figurants[c].cost[:7] for c in (first, second)]
     both = tuple(a + b for a, b in zip(*costs, strict=True))
     s = seat(s, 0, tokens=both)
     s, _ = play(game, s, f"hq {first}", "roll 6", f"hq {second}", "roll 6")
@@ -647,7 +647,7 @@ def test_headquarters_may_acquire_again_in_the_same_turn(demo):
 def test_headquarters_a_seven_token_card_gives_a_grey_from_beside_the_board(demo):
     game, s = at(demo, die="table")
     s = lay(s, "king-julian")
-    s = seat(s, 0, tokens=game.cards.figurants["king-julian"].cost)
+    s = seat(s, 0, tokens=game.cards.figurants["king-julian"].cost[:7])
     after, events = game.apply(s, "hq king-julian")
     assert {"event": "grey_reward", "player": 0} in events
     assert after.players[0].tokens == tokens(grey=1) and after.grey == s.grey - 1
@@ -787,7 +787,7 @@ def test_card_effect_acquire_pays_takes_the_card_and_rolls_for_officer_x(demo):
     game, s = at(demo, die="table")
     game = with_effect(game, "gladys", "acquire")
     card = plain_card(game, s)
-    s = seat(s, 0, square=CHIMP, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, square=CHIMP, figurants=("gladys",), tokens=game.cards.figurants[card].cost[:7])
     assert Action("use", "gladys", card) in verbs(game, s, "use")
     top = s.deck[0][0]
     s, events = play(game, s, f"use gladys {card}")
@@ -803,7 +803,7 @@ def test_card_effect_acquire_can_unmask_its_own_player(demo):
     game, s = at(demo, die="table")
     game = with_effect(game, "gladys", "acquire")
     card = plain_card(game, s)
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = seat(
         s,
         0,
@@ -823,7 +823,7 @@ def test_card_effect_acquire_as_a_final_action_rolls_then_the_final_actions_go_o
     game, s = at(demo, die="table")
     game = with_effect(game, "gladys", "acquire")
     card = plain_card(game, s)
-    s = seat(s, 0, figurants=("gladys",), tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, figurants=("gladys",), tokens=game.cards.figurants[card].cost[:7])
     s = seat(s, 1, figurants=("shawna",))  # takes a yellow token from the Souvenir shop
     s = fields(s, phase="final", final_left=(0, 1), board=tokens(yellow=2))
     s, _ = play(game, s, f"use gladys {card}")
@@ -876,7 +876,7 @@ def test_officer_x_the_die_is_rolled_after_every_acquisition(demo):
     assert game.legal_actions(s) == [Action("roll", str(n)) for n in range(1, 7)]
     game, s = at(demo)
     card = plain_card(game, s)
-    s = seat(s, 0, tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, tokens=game.cards.figurants[card].cost[:7])
     _, events = game.apply(s, f"hq {card}")
     rolled = next(e for e in events if e["event"] == "rolled")
     assert rolled["range"] == list(game.cards.figurants[card].officer_x)
@@ -956,7 +956,7 @@ def test_officer_x_a_marker_removed_by_a_card_goes_back_beside_the_board(demo):
     assert s.markers == (SHOP,)
     assert {"event": "marker_removed", "player": 0, "location": "gate"} in events
     card = plain_card(game, s)
-    s = seat(s, 0, tokens=game.cards.figurants[card].cost)
+    s = seat(s, 0, tokens=game.cards.figurants[card].cost[:7])
     s, _ = play(game, s, f"hq {card}", "roll 1", "officer gate")
     assert s.markers == (GATE, SHOP)
 
@@ -983,7 +983,7 @@ def test_end_the_eighth_marker_starts_the_last_round(demo):
 def test_end_the_last_card_laid_from_the_deck_starts_the_last_round(demo):
     game, s = at(demo, die="table")
     card = plain_card(game, s)
-    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), deck=s.deck[:1])
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost[:7]), deck=s.deck[:1])
     s, events = play(game, s, f"hq {card}")
     assert s.deck == () and s.last_round
     assert {"event": "last_round", "why": "deck"} in events
@@ -1230,7 +1230,7 @@ def test_correct_faceup_on_a_waiting_space_ends_the_turn_after_four_actions(demo
     ends a turn whose four actions are done: no fifth action."""
     game, s = at(demo, deck="table")
     card = plain_card(game, s)
-    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), actions_left=1)
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost[:7]), actions_left=1)
     s, _ = play(game, s, f"hq {card}")
     assert s.pending and (s.current, s.actions_left) == (0, 0)
     slot = s.pending[0]
@@ -1243,7 +1243,7 @@ def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
     game, s = at(demo, deck="table")
     card = plain_card(game, s)
     last = s.deck[0][0]
-    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost), deck=((last,),))
+    s = fields(seat(s, 0, tokens=game.cards.figurants[card].cost[:7]), deck=((last,),))
     s, _ = play(game, s, f"hq {card}")
     s, events = play(game, s, f"correct faceup {s.pending[0] + 1} {last}")
     assert s.deck == () and s.last_round and {"event": "last_round", "why": "deck"} in events

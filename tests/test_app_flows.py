@@ -226,7 +226,7 @@ def test_a_value_is_changed_from_the_settings_and_a_printed_one_only_after_askin
         assert "a game being played keeps its value" in " ".join(sim.screen.split())
         taught = next(f for f in sim.app.catalogue(demo=False).figurants if f.name == "Becky")
         assert taught.family.points == 4
-        assert taught.family.cost == (0, 0, 0, 4, 0, 1, 0)
+        assert taught.family.cost == (0, 0, 0, 4, 0, 1, 0, 0)
         sim.press("ok")
         assert "Family Points: 4 (ours)" in [item.label for item in sim.app.top.items]
     finally:

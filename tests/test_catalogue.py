@@ -39,7 +39,7 @@ from rules.catalogue import (
     problems,
     unknown_fields,
 )
-from rules.colours import COLOURS, INDEX, TYPES
+from rules.colours import COLOURS, COST_COLOURS, INDEX, TYPES
 
 DEMO_LABEL = "demo deck — not the printed cards"
 SHORT_GAME_FIGURANTS = {
@@ -67,7 +67,7 @@ KUBA = ("shawna", "mason", "edek", "gladys")
 
 
 def cost(**counts: int) -> tuple[int, ...]:
-    return tuple(counts.get(colour, 0) for colour in COLOURS)
+    return tuple(counts.get(colour, 0) for colour in COST_COLOURS)
 
 
 def mission_points(scoring: tuple[tuple[int, int], ...], count: int) -> int:
@@ -434,7 +434,7 @@ ALL_COLOURS = "red, blue, green, yellow, grey, white, black"
         (
             BECKY + "family.cost = { pink = 2 }\n",
             "figurant 'becky': family.cost.pink: unknown colour 'pink' "
-            f"(expected one of: {ALL_COLOURS})",
+            f"(expected one of: {ALL_COLOURS}, any)",
         ),
         (
             BECKY + "family.cost = { gren = 2 }\n",

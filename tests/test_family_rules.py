@@ -263,7 +263,7 @@ def test_headquarters_acquires_a_face_up_figurant_and_refills_its_space(demo):
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     card = s.faceup[1]
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = with_player(s, s.current, tokens=cost)
     top = s.deck[0][0]
     after, events = game.apply(s, f"visit hq {card}")
@@ -279,8 +279,8 @@ def test_headquarters_the_card_that_takes_the_space_can_be_acquired_on_the_next_
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     card, top = s.faceup[1], s.deck[0][0]
-    cost = game.cards.figurants[card].cost
-    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost, strict=True))
+    cost = game.cards.figurants[card].cost[:7]
+    both = tuple(a + b for a, b in zip(cost, game.cards.figurants[top].cost[:7], strict=True))
     s = with_player(s, s.current, tokens=both)
     s, _ = game.apply(s, f"visit hq {card}")
     assert s.faceup[1] == top and any(a[:3] == ("visit", "hq", top) for a in game.legal_actions(s))
@@ -292,7 +292,7 @@ def test_headquarters_cannot_acquire_the_top_card_of_the_deck(demo):
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     top = s.deck[0][0]
-    s = with_player(s, s.current, tokens=game.cards.figurants[top].cost)
+    s = with_player(s, s.current, tokens=game.cards.figurants[top].cost[:7])
     assert not any(a[:3] == ("visit", "hq", top) for a in game.legal_actions(s))
     with pytest.raises(IllegalAction) as refused:
         game.apply(s, f"visit hq {top}")
@@ -303,7 +303,7 @@ def test_headquarters_needs_the_tokens_shown_on_the_card(demo):
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     card = s.faceup[0]
-    short = list(game.cards.figurants[card].cost)
+    short = list(game.cards.figurants[card].cost[:7])
     colour = next(c for c, n in enumerate(short) if n)
     short[colour] -= 1
     s = with_player(s, s.current, tokens=tuple(short))
@@ -316,7 +316,7 @@ def test_headquarters_grey_is_a_joker_for_any_colour(demo):
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     card = s.faceup[0]
-    cost = list(game.cards.figurants[card].cost)
+    cost = list(game.cards.figurants[card].cost[:7])
     colour = next(c for c, n in enumerate(cost) if n and c != GREY)
     cost[colour] -= 1
     cost[GREY] += 1
@@ -332,7 +332,7 @@ def test_headquarters_grey_may_stand_in_even_when_the_colour_is_held(demo):
     game, s = new_game(demo, seed=9)
     s = at_visits(game, s)
     card = s.faceup[0]
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = with_player(
         s, s.current, tokens=tuple(n + (1 if c == GREY else 0) for c, n in enumerate(cost))
     )
@@ -344,7 +344,7 @@ def test_discarded_tokens_go_back_by_colour_and_grey_to_the_box(demo):
     game, s = new_game(demo, seed=10)
     s = at_visits(game, s)
     card = s.faceup[0]
-    cost = game.cards.figurants[card].cost
+    cost = game.cards.figurants[card].cost[:7]
     s = with_player(s, s.current, tokens=cost)
     after, _ = game.apply(s, f"visit hq {card}")
     for c, name in enumerate(("red", "blue", "green", "yellow")):
@@ -479,7 +479,7 @@ def test_end_when_the_deck_runs_out_the_round_is_completed(demo):
     game, s = new_game(demo, players=3, seed=12, first=1)
     s = at_visits(game, with_fields(s, deck=s.deck[:1], current=1))
     card = s.faceup[0]
-    s = with_player(s, 1, tokens=game.cards.figurants[card].cost)
+    s = with_player(s, 1, tokens=game.cards.figurants[card].cost[:7])
     s, events = game.apply(s, f"visit hq {card}")
     assert s.last_round and {"event": "last_round", "why": "deck"} in events
     s, _ = game.apply(s, "visit gate")
@@ -499,7 +499,7 @@ def test_end_when_the_last_player_empties_the_deck_the_game_ends_with_the_turn(d
     s = at_visits(game, with_fields(s, deck=s.deck[:1], current=1, first=0))
     s, _ = game.apply(s, "visit gate")
     card = s.faceup[0]
-    s = with_player(s, 1, tokens=game.cards.figurants[card].cost)
+    s = with_player(s, 1, tokens=game.cards.figurants[card].cost[:7])
     s, events = game.apply(s, f"visit hq {card}")
     assert s.phase == "over"
     with pytest.raises(IllegalAction) as refused:
@@ -511,7 +511,7 @@ def test_end_space_left_empty_when_the_deck_is_gone(demo):
     game, s = new_game(demo, players=3, seed=12)
     s = at_visits(game, with_fields(s, deck=()))
     card = s.faceup[2]
-    s = with_player(s, s.current, tokens=game.cards.figurants[card].cost)
+    s = with_player(s, s.current, tokens=game.cards.figurants[card].cost[:7])
     after, _ = game.apply(s, f"visit hq {card}")
     assert after.faceup[2] is None
 
@@ -657,7 +657,7 @@ def test_correct_faceup_filling_a_waiting_space_ends_the_turn_like_a_reveal(demo
     s = at_visits(game, s)
     s, _ = game.apply(s, "visit otter")
     card = s.faceup[0]
-    s = with_player(s, 0, tokens=game.cards.figurants[card].cost)
+    s = with_player(s, 0, tokens=game.cards.figurants[card].cost[:7])
     s, _ = game.apply(s, f"visit hq {card}")
     assert s.pending == (0,) and s.visits_left == 0 and s.current == 0
     real = sorted(s.deck[0])[-1]
@@ -676,7 +676,7 @@ def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
     s = at_visits(game, s)
     last = s.deck[0][0]
     card = s.faceup[0]
-    s = with_fields(with_player(s, 0, tokens=game.cards.figurants[card].cost), deck=((last,),))
+    s = with_fields(with_player(s, 0, tokens=game.cards.figurants[card].cost[:7]), deck=((last,),))
     s, _ = game.apply(s, f"visit hq {card}")
     s, events = game.apply(s, f"correct faceup 1 {last}")
     assert s.deck == () and s.last_round and {"event": "last_round", "why": "deck"} in events

@@ -232,6 +232,7 @@ def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
         sim.press("ok", 6)  # advanced, 2 players, normal, the app's bag, deck and die
         assert labels(sim)[0] == "Our own cards"
         sim.press("ok")
+        sim.press("ok")  # count the tokens now
         while "how many" in sim.screen:  # the token mix, as suggested
             sim.press("ok")
         sim.press("ok", 4)  # the seats' defaults: no names, dealt, drawn, everyone plays

@@ -22,7 +22,7 @@ from firmware_app.flows.turn import (
     refusal,
     why_not_item,
 )
-from firmware_app.table_text import counted
+from firmware_app.table_text import counted, payment_words
 from firmware_app.ui.screens import ColourEntry, Item, Menu
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
@@ -35,14 +35,6 @@ VERB_LABELS = {
     "use": "Use a card",
     "penguin": "Penguin action",
     "pass": "Pass",
-}
-
-# One-off actions the teaching screens do not offer, in the table's words.
-MORE_WORDS = {
-    "steal_choice": "Take {count} tokens of your choice from a penguin",
-    "others_discard": "Every other penguin discards {count} random tokens",
-    "acquire": "Acquire a face-up card",
-    "none": "No effect",
 }
 
 # -------------------------------------------------------------------- turn
@@ -270,10 +262,7 @@ def confirm(app, action) -> None:
     else:
         card = s.players[s.current].penguin
         name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
-    if effect is not None and effect.do in MORE_WORDS:
-        does = t(MORE_WORDS[effect.do], **dict(effect.params))
-    else:
-        does = effect_text(t, effect, lambda c: word_label(app, c))
+    does = effect_text(t, effect, lambda c: word_label(app, c))
     chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
     detail = does + (" — " + ", ".join(chosen) if chosen else "")
     items = [
@@ -293,10 +282,8 @@ def _word_items(app, groups: dict[str, list], depth: int) -> list[Item]:
 
 def _choice_label(app, word: str, action) -> str:
     t = app.t
-    if not word:
-        return t("Without grey")
-    if word.startswith("grey="):
-        return t("Grey for {colours}", colours=counted(t, word[5:].split("+")))
+    if not word or "=" in word:  # a way of paying: greys as jokers, tokens for "any"
+        return payment_words(t, (word,) if word else ())
     if action.verb == "move" and word == action[1] and _pushes(app, word):
         return t("{place}: push", place=t.name(word))
     return word_label(app, word)

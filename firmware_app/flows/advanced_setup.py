@@ -7,7 +7,7 @@ from firmware_app.flows.family_setup import Wizard
 from firmware_app.flows.seats import player_label
 from firmware_app.i18n import data_label
 from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import counted, penguin_name
+from firmware_app.table_text import counted, grey_beside, penguin_name
 from firmware_app.ui.screens import Menu
 from rules.pingwiny.options import Options
 
@@ -86,7 +86,7 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
             t("Grey tokens"),
             [
                 *demo_lines(t, game),
-                t("{n} grey tokens beside the board.", n=s.grey),
+                grey_beside(t, game, s),
                 t("Officer X markers beside the board."),
             ],
         )

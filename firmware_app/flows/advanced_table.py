@@ -4,7 +4,7 @@ the help pages, the score sheet and the end."""
 from firmware_app.flows.help import PAGES
 from firmware_app.flows.seats import player_label, seat_label
 from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import SUPPLY_PLACE, counted, penguin_name, returns
+from firmware_app.table_text import SUPPLY_PLACE, bag_line, counted, penguin_name, returns
 from firmware_app.ui.screens import Item, Menu
 from rules.colours import COLOURS
 
@@ -45,8 +45,9 @@ def status_lines(app) -> list[str]:
         lines += ["  " + game.cards.missions[m].name for m in p.missions]
     lines += board_lines(app)
     lines.append(t("Board: {tokens}", tokens=counted(t, colours_of(s.board)) or "—"))
-    lines.append(t("Grey beside the board: {n}", n=s.grey))
-    lines.append(t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag)))
+    grey = s.grey if game.cards.mix_known else t("not counted")  # only a bound otherwise
+    lines.append(t("Grey beside the board: {n}", n=grey))
+    lines.append(bag_line(t, game, s))
     lines.append(t.plural("Deck: {n} card", "Deck: {n} cards", s.deck_size))
     return lines
 

@@ -8,9 +8,9 @@ since its record holds its own catalogue.
 """
 
 from firmware_app import catalogue_files
-from firmware_app.table_text import counted
+from firmware_app.table_text import cost_words
 from firmware_app.ui.screens import Item, Menu
-from rules.colours import COLOURS, TYPES
+from rules.colours import DIFFERENT, TYPES
 
 
 def enrol_tag(app, uid: str) -> None:
@@ -121,9 +121,9 @@ def _shown(t, box, field: str, value) -> str:
     if value is None:
         return "?"
     if field == "cost":
-        return counted(t, [c for c, n in zip(COLOURS, value, strict=True) for _ in range(n)])
+        return cost_words(t, value)
     if field == "type":
-        return {kind: t(kind) for kind in TYPES}.get(value, value)
+        return type_words(t, value)
     if field == "officer_x":
         return f"{value[0]}–{value[1]}"
     if field == "scoring":
@@ -132,6 +132,15 @@ def _shown(t, box, field: str, value) -> str:
         names = {f.id: f.name for f in box.figurants}
         return effect_text(t, value, names.get)
     return str(value)
+
+
+def type_words(t, value) -> str:
+    """A figurant's type, or what a mission counts: a type, several, or the different ones."""
+    if value == DIFFERENT:
+        return t("Different types")
+    words = {kind: t(kind) for kind in TYPES}
+    kinds = (value,) if isinstance(value, str) else value
+    return ", ".join(words.get(kind, kind) for kind in kinds)
 
 
 def _change(app, box, section: str, card, side: str, field: str, printed: bool) -> None:

@@ -64,7 +64,8 @@ class Wizard:
         t = self.t
         from firmware_app.flows.teach import own_cards
 
-        items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.seats, needs_mix=True))]
+        app_bag = self.choices["bag"] == "app"
+        items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.seats, app_bag))]
         demo = self.app.catalogue(demo=True)
         items.append(Item(t("Demo deck (made up)"), lambda: self.seats(demo)))
         return Menu(self.app, t("Cards"), items)

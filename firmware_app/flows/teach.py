@@ -33,7 +33,7 @@ from rules.catalogue import (
 )
 from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_raw
 from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
-from rules.colours import COLOURS, TYPES
+from rules.colours import COLOURS, COST_COLOURS, DIFFERENT, TYPES
 from rules.pingwiny.unknowns import unknowns
 
 LOG = logging.getLogger("tableside.teach")
@@ -119,10 +119,24 @@ def card_names(app) -> dict[str, str]:
 
 
 class CostEntry(ColourEntry):
-    """A cost: a colour button adds a token, OK finishes (on 4 buttons: "done")."""
+    """A cost: a colour button adds a token, OK finishes (on 4 buttons: "done").
+
+    The rulebook's rainbow "any token" symbol has no button of its own: UP or
+    DOWN shows it, and OK then adds one (on 4 buttons it is one more colour of
+    the list). The cursor starts on "done", so a cost without it takes the
+    presses it always took.
+    """
+
+    def __init__(self, app, title: str, prompt: str, done) -> None:
+        super().__init__(app, title, prompt, done, allowed=COST_COLOURS)
+
+    def _choices(self) -> list[str]:
+        if self.app.has_colour_buttons:
+            return ["done", "any"]
+        return super()._choices()
 
     def button(self, name: str) -> None:
-        if name == "ok" and self.app.has_colour_buttons:
+        if name == "ok" and self._choices()[self.cursor] == "done":
             self._finish()
         else:
             super().button(name)
@@ -138,7 +152,7 @@ class CardTeacher:
         game keeps its values) and ``then()`` runs once the value is saved."""
         self.app, self.t = app, app.t
         self.section, self.card_id, self.side = section, card_id, side
-        self.in_game, self.then = box is None, then
+        self.in_game, self.then, self.box = box is None, then, box
         if box is None:
             self.name = card_name(app.session.game, section, card_id)
             self.names = card_names(app)
@@ -210,7 +224,20 @@ class CardTeacher:
     def _ask_type(self, done) -> None:
         t = self.t
         items = [Item(t(kind), lambda k=kind: done(k)) for kind in TYPES]
+        if self.section == "mission":
+            items += [
+                Item(t("Several types"), lambda: self._push(TypePicker(self.app, done))),
+                Item(t("Different types"), lambda: done(DIFFERENT)),
+            ]
         self._push(Menu(self.app, t("{card}: type", card=self._title()), items))
+
+    def counts(self):
+        """What the mission counts (being taught, or known): its steps' bounds follow."""
+        if "type" in self.values:
+            return self.values["type"]
+        if self.in_game:
+            return self.app.session.game.cards.missions[self.card_id].type
+        return getattr(self.box.mission(self.card_id), self.side).type
 
     def _ask_officer_x(self, done) -> None:
         t = self.t
@@ -272,6 +299,34 @@ class CardTeacher:
             for card in named
             if is_unnamed("figurant", card) and card != self.card_id
         ]
+
+
+class TypePicker(Menu):
+    """A mission counting several types: OK marks or unmarks a type, then "That is all"."""
+
+    def __init__(self, app, done) -> None:
+        self.done, self.chosen = done, set()
+        super().__init__(app, app.t("Which types count?"), [])
+        self.items = self._items()
+
+    def _items(self) -> list[Item]:
+        t = self.t
+        marks = [("[x] " if kind in self.chosen else "[ ] ") + t(kind) for kind in TYPES]
+        items = [
+            Item(mark, lambda k=kind: self._toggle(k))
+            for mark, kind in zip(marks, TYPES, strict=True)
+        ]
+        return items + [Item(t("That is all"), self._finish)]
+
+    def _toggle(self, kind: str) -> None:
+        self.chosen ^= {kind}
+        self.items = self._items()
+
+    def _finish(self) -> None:
+        if len(self.chosen) < 2:
+            self.app.notice(self.t("Not possible"), [self.t("Mark two types or more.")])
+            return
+        self.done(tuple(kind for kind in TYPES if kind in self.chosen))
 
 
 class EffectChooser:
@@ -337,11 +392,15 @@ class ScoringEntry:
     def _count(self) -> None:
         t, n = self.t, len(self.steps) + 1
         start = self.steps[-1][0] + 1 if self.steps else 1
+        if self.teacher.counts() == DIFFERENT:
+            prompt = t("Step {n}: how many types?", n=n)
+        else:
+            prompt = t("Step {n}: how many cards?", n=n)
         self.teacher._push(
             NumberEntry(
                 self.teacher.app,
                 self.teacher._title(),
-                t("Step {n}: how many cards?", n=n),
+                prompt,
                 self._points,
                 value=start,
                 low=1,
@@ -362,7 +421,8 @@ class ScoringEntry:
 
     def _more(self, count: int, points: int) -> None:
         t = self.t
-        found = refusal("mission", "scoring", [*map(list, self.steps), [count, points]])
+        steps = [*map(list, self.steps), [count, points]]
+        found = refusal("mission", "scoring", steps, counts=self.teacher.counts())
         if found is not None:
             key, params = found
             self.teacher.app.notice(t("Not possible"), [t(REFUSALS[key], **params)])
@@ -381,6 +441,8 @@ def _raw(field: str, value):
         return effect_raw(value)
     if field in ("officer_x", "scoring"):
         return [list(v) for v in value] if field == "scoring" else list(value)
+    if field == "type" and isinstance(value, tuple):  # a mission counting several types
+        return list(value)
     return value
 
 
@@ -438,13 +500,37 @@ def token_mix(app, then) -> None:
     count_mix(app, t("Tokens in the box"), prompts, TOKEN_TOTAL, counted)
 
 
-def own_cards(app, begin, needs_mix: bool) -> None:
-    """Play the printed box with what the owner taught: the token mix first if the app
-    must know it, then the game, which asks the rest as it goes."""
+def own_cards(app, begin, app_bag: bool) -> None:
+    """Play the printed box with what the owner taught: the token mix first while it is
+    not known (counted now, or "we don't know"), then the game, which asks the rest as it
+    goes."""
     box = catalogue_files.load_for_play(_owner_files(app))
-    if needs_mix and None in box.tokens:
-        token_mix(app, lambda overlay: begin(_with(box, overlay)))
+    if None not in box.tokens:
+        begin(box)
         return
+    t = app.t
+    items = [
+        Item(t("Count them now"), lambda: token_mix(app, lambda mix: begin(_with(box, mix)))),
+        Item(t("We don't know"), lambda: _without_mix(app, box, begin, app_bag)),
+    ]
+    app.push(Menu(app, t("Tokens in the box"), items))
+
+
+def _without_mix(app, box, begin, app_bag: bool) -> None:
+    """Play without the mix: only with the table's own bag, the drawn colours entered and
+    checked against no count. With the app as the bag it is refused (the app cannot draw
+    from a bag it does not know), and nothing changes: the table counts, or goes back and
+    chooses its own bag."""
+    t = app.t
+    if app_bag:
+        LOG.info("no token mix with the app as the bag: refused")
+        lines = [
+            t("The app can draw only from a bag whose mix it knows."),
+            t('Count the tokens, or go back and choose "We draw from the bag".'),
+        ]
+        app.notice(t("Not possible"), lines)
+        return
+    LOG.info("playing without the token mix: the table's bag")
     begin(box)
 
 

@@ -10,7 +10,13 @@ from collections import Counter
 
 from firmware_app.flows.seats import player_label
 from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import counted, penguin_name
+from firmware_app.table_text import (
+    bag_line,
+    cost_initials,
+    counted,
+    payment_words,
+    penguin_name,
+)
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 from rules.actions import Action
 from rules.colours import COLOURS
@@ -336,9 +342,7 @@ def card_line(app, card: str) -> str:
     """``Becky 2R Y · 3 pts``: a card's name, its cost in colour initials, its points."""
     t, game = app.t, app.session.game
     figurant = game.cards.figurants[card]
-    cost = " ".join(
-        (f"{n}" if n > 1 else "") + t.initial(COLOURS[c]) for c, n in enumerate(figurant.cost) if n
-    )
+    cost = cost_initials(t, figurant.cost)
     if figurant.points is None:  # points the table will teach at the score sheet
         return f"{figurant.name} {cost} · ?"
     return f"{figurant.name} {cost} · " + t.plural("{n} pt", "{n} pts", figurant.points)
@@ -355,10 +359,7 @@ def pay(app, ways: list) -> None:
 
 
 def payment_label(t, action) -> str:
-    if len(action) < 4:
-        return t("Without grey")
-    colours = action[3].partition("=")[2].split("+")
-    return t("Grey for {colours}", colours=counted(t, colours))
+    return payment_words(t, tuple(word for word in action if "=" in word))
 
 
 def on_card(app, card: str) -> None:
@@ -387,7 +388,7 @@ def status_lines(app) -> list[str]:
             lines.append("  " + game.cards.missions[p.mission].name)
     board = Counter({COLOURS[c]: n for c, n in enumerate(s.board) if n})
     lines.append(t("Board: {tokens}", tokens=counted(t, list(board.elements())) or "—"))
-    lines.append(t.plural("Bag: {n} token", "Bag: {n} tokens", sum(s.bag)))
+    lines.append(bag_line(t, game, s))
     lines.append(t.plural("Deck: {n} card", "Deck: {n} cards", s.deck_size))
     return lines
 

@@ -277,7 +277,7 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
     if verb == "lemur":
         mission = cards.missions[words[0]]
         held = s.players[s.current].figurants
-        n = sum(1 for f in held if cards.figurants[f].type == mission.type)
+        n = mission.count([cards.figurants[f] for f in held])
         if not n:
             return t("{mission}: your next cards can count for it.", mission=mission.name)
         return t.plural(

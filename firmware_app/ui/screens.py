@@ -216,7 +216,7 @@ class ColourEntry(Screen):
         canvas.row(3, self.t("↑↓ colour, OK: {choice}", choice=label))
 
     def button(self, name: str) -> None:
-        if name in COLOURS and name in self.allowed:
+        if name in COLOURS and name in self.allowed:  # "any" has no button
             self._add(name)
         elif name in ("up", "down"):
             step = -1 if name == "up" else 1

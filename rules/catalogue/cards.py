@@ -32,13 +32,15 @@ class FigurantSide:
 
 @dataclass(frozen=True)
 class MissionSide:
-    """One side of a mission card: the figurant type it counts, and what counts score.
+    """One side of a mission card: what it counts, and what counts score.
 
-    ``scoring`` holds ``(at_least, points)`` pairs; the highest pair reached
-    scores. The family side has neither text nor effect.
+    ``type`` is one figurant type, a tuple of several (each card of any of
+    them counts, once), or ``DIFFERENT``: the different types among the
+    cards count. ``scoring`` holds ``(at_least, points)`` pairs; the highest
+    pair reached scores. The family side has neither text nor effect.
     """
 
-    type: str | None
+    type: str | tuple[str, ...] | None
     scoring: tuple[tuple[int, int], ...] | None
     text: str | None = None
     effect: Effect | None = None

@@ -23,7 +23,7 @@ from rules.catalogue.fields import (
     Problem,
 )
 from rules.catalogue.values import effect_problems, hint, is_whole, show, value_problems
-from rules.colours import COLOURS
+from rules.colours import COLOURS, DIFFERENT, TYPES
 
 
 def problems(raw: dict[str, Any], source: str) -> list[Problem]:
@@ -178,17 +178,30 @@ class Checker:
                 if name == "effect" and name in table:
                     self.effect(section, where, f"{side}.{name}", table[name])
                 elif name in table:
-                    self.value(where, f"{side}.{name}", table[name])
+                    kind = "mission type" if (section, name) == ("mission", "type") else ""
+                    self.value(where, f"{side}.{name}", table[name], kind)
                 elif self.strict:
                     self.add(
                         where,
                         f"{side}.{name}",
                         'missing (write "unknown" if the rulebook does not say)',
                     )
+            if section == "mission":
+                self.types_counted(where, side, table)
         fields = CARD_FIELDS[section] + tuple(
             f"{s}.{n}" for s, names in sides.items() for n in names
         )
         self.extras(where, card, fields)
+
+    def types_counted(self, where: str, side: str, table: dict[str, Any]) -> None:
+        """A mission counting the different types cannot ask for more than there are."""
+        steps = table.get("scoring")
+        if table.get("type") != DIFFERENT or not isinstance(steps, list):
+            return
+        for number, pair in enumerate(steps):
+            if isinstance(pair, list) and pair and is_whole(pair[0]) and pair[0] > len(TYPES):
+                message = f"counts different types: at most {len(TYPES)}, got {pair[0]}"
+                self.add(where, f"{side}.scoring[{number}]", message)
 
     def extras(self, where: str, table: dict[str, Any], fields: Sequence[str]) -> None:
         """Sources and notes; in a printed file, a source for every known value."""

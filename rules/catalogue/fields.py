@@ -46,7 +46,7 @@ ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 ABSENT = object()  # marks a key that is not there at all, unlike one set to a value
 
 
-Cost = tuple[int, int, int, int, int, int, int]
+Cost = tuple[int, int, int, int, int, int, int, int]  # COST_COLOURS: seven colours, "any"
 Sources = tuple[tuple[str, str], ...]
 
 

@@ -22,7 +22,7 @@ from rules.catalogue.fields import (
     CatalogueError,
     Sources,
 )
-from rules.colours import COLOURS
+from rules.colours import COLOURS, COST_COLOURS
 
 
 @dataclass(frozen=True)
@@ -183,13 +183,15 @@ def _value(name: str, raw: Any) -> Any:
     if raw == UNKNOWN:
         return None
     if name == "cost":
-        return tuple(raw.get(colour, 0) for colour in COLOURS)
+        return tuple(raw.get(colour, 0) for colour in COST_COLOURS)
     if name == "officer_x":
         return tuple(raw)
     if name == "scoring":
         return tuple(tuple(pair) for pair in raw)
     if name == "effect":
         return effect_of(raw)
+    if name == "type" and isinstance(raw, list):  # a mission counting several types
+        return tuple(raw)
     return raw
 
 
@@ -198,13 +200,15 @@ def _raw(name: str, value: Any) -> Any:
     if value is None:
         return UNKNOWN
     if name == "cost":
-        return {colour: n for colour, n in zip(COLOURS, value, strict=True) if n}
+        return {colour: n for colour, n in zip(COST_COLOURS, value, strict=True) if n}
     if name == "officer_x":
         return list(value)
     if name == "scoring":
         return [list(pair) for pair in value]
     if name == "effect":
         return effect_raw(value)
+    if name == "type" and isinstance(value, tuple):
+        return list(value)
     return value
 
 

@@ -19,6 +19,7 @@ import re
 from typing import Any
 
 from rules.catalogue.fields import UNKNOWN
+from rules.colours import DIFFERENT, TYPES
 
 UNNAMED_ID = re.compile(r"(?:figurant|mission)-[0-9]+")
 
@@ -37,12 +38,18 @@ REFUSALS = {
     "scoring.steps": "Each step needs more cards than the one before.",
     "scoring.points": "A step gives {low} to {high} points, not {n}.",
     "scoring.count": "A step counts {low} to {high} cards, not {n}.",
+    "scoring.types": "A step counts {low} to {high} types, not {n}.",
     "name.length": "A name is 1 to {high} letters.",
 }
 
 
-def refusal(section: str, field: str, value: Any) -> tuple[str, dict[str, int]] | None:
-    """Why ``value`` cannot be taught as ``field`` of a card of ``section``, or ``None``."""
+def refusal(
+    section: str, field: str, value: Any, *, counts: Any = None
+) -> tuple[str, dict[str, int]] | None:
+    """Why ``value`` cannot be taught as ``field`` of a card of ``section``, or ``None``.
+
+    ``counts`` is a mission's type when its steps are checked: a mission counting the
+    different types cannot ask for more types than there are."""
     if value == UNKNOWN:
         return None
     if field == "cost":
@@ -61,19 +68,20 @@ def refusal(section: str, field: str, value: Any) -> tuple[str, dict[str, int]] 
         fits = low <= value[0] <= value[1] <= high
         return None if fits else ("officer_x.range", {"low": low, "high": high})
     if field == "scoring":
-        return _scoring_refusal(value)
+        return _scoring_refusal(value, counts == DIFFERENT)
     if field == "name":
         fits = 0 < len(value.strip()) <= NAME_LENGTH
         return None if fits else ("name.length", {"high": NAME_LENGTH})
     return None
 
 
-def _scoring_refusal(steps: list) -> tuple[str, dict[str, int]] | None:
+def _scoring_refusal(steps: list, types: bool) -> tuple[str, dict[str, int]] | None:
     previous = 0
+    low, high = (1, len(TYPES)) if types else MISSION_COUNT
     for at_least, points in steps:
-        if not MISSION_COUNT[0] <= at_least <= MISSION_COUNT[1]:
-            low, high = MISSION_COUNT
-            return "scoring.count", {"low": low, "high": high, "n": at_least}
+        if not low <= at_least <= high:
+            key = "scoring.types" if types else "scoring.count"
+            return key, {"low": low, "high": high, "n": at_least}
         if at_least <= previous:
             return "scoring.steps", {}
         if not MISSION_POINTS[0] <= points <= MISSION_POINTS[1]:

@@ -18,7 +18,7 @@ from rules.catalogue.effects import (
     PARAMETERS,
 )
 from rules.catalogue.fields import GAME, ID, KINDS, META_COUNTS, UNKNOWN
-from rules.colours import COLOURS, TYPES
+from rules.colours import COLOURS, COST_COLOURS, DIFFERENT, TYPES
 
 
 def show(value: Any) -> str:
@@ -57,9 +57,28 @@ def _cost_problems(value: Any) -> list[tuple[str, str]]:
         return [("", f'expected a table of colour = count, or "unknown", got {show(value)}')]
     found = []
     for colour, count in value.items():
-        message = _choice_problem(colour, COLOURS, "colour") or _count_problem(count, 0)
+        message = _choice_problem(colour, COST_COLOURS, "colour") or _count_problem(count, 0)
         if message:
             found.append((f".{colour}", message))
+    return found
+
+
+def _mission_type_problems(value: Any) -> list[tuple[str, str]]:
+    """A mission counts one type, a list of two or more, or the different types."""
+    if value == DIFFERENT or not isinstance(value, list):
+        message = None if value == DIFFERENT else _choice_problem(value, TYPES, "type")
+        if message and not isinstance(value, str):
+            message = f'expected a type, a list of types or "{DIFFERENT}", got {show(value)}'
+        return [("", message)] if message else []
+    found = [
+        (f"[{n}]", message)
+        for n, kind in enumerate(value)
+        if (message := _choice_problem(kind, TYPES, "type"))
+    ]
+    if len(value) < 2:
+        found.append(("", f"a list names two types or more, got {show(value)}"))
+    elif len(set(map(str, value))) < len(value):
+        found.append(("", f"a type named twice in {show(value)}"))
     return found
 
 
@@ -118,6 +137,8 @@ def value_problems(kind: str, value: Any) -> list[tuple[str, str]]:
         message = _count_problem(value, 0)
     elif kind == "type":
         message = _choice_problem(value, TYPES, "type")
+    elif kind == "mission type":
+        return _mission_type_problems(value)
     elif kind == "colour":
         message = _choice_problem(value, COLOURS, "colour")
     elif kind == "officer_x":

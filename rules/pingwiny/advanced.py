@@ -68,9 +68,9 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def __init__(self, catalogue, options: Options) -> None:
         self.options = options
         self.cards = advanced_table(catalogue, options.short)
-        dealing.check_mix(tuple(catalogue.tokens))
         self.n = options.players
         self.app_bag = options.bag == "app"
+        dealing.check_mix(self.cards.mix_known, self.app_bag)
         self.app_deck = options.deck == "app"
         self.app_die = options.die == "app"
         if options.layout is not None and (

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from rules.colours import INDEX
 from rules.errors import SetupError
 from rules.pingwiny.cards import MissionCard
+from rules.pingwiny.dealing import bag_model
 
 
 @dataclass(frozen=True)
@@ -32,10 +33,16 @@ class AdvancedTable:
     penguin_effects: dict[str, object]
     immunities: dict[str, tuple[str, ...]]  # card -> cards whose actions cannot touch its holder
     bonuses: dict[str, tuple]  # card -> its permanent scoring effect
-    tokens: tuple[int, ...]
+    tokens: tuple[int, ...]  # the bag's starting counts (``dealing.bag_model``), grey too
     deck: tuple[str, ...]
     mission_deck: tuple[str, ...]
     demo_label: str | None
+    mix: tuple[int | None, ...] = ()  # the box's mix as known; ``None``: not counted
+
+    @property
+    def mix_known(self) -> bool:
+        """False when ``tokens`` are upper bounds: the table did not count the mix."""
+        return None not in self.mix
 
 
 def advanced_table(catalogue, short: bool) -> AdvancedTable:
@@ -79,6 +86,7 @@ def card_table(catalogue, figurants: list, missions: list) -> AdvancedTable:
     for m, effect in missions:
         if effect is not None:
             mission_effects[m.id] = effect.do
+    tokens = bag_model(catalogue)
     return AdvancedTable(
         figurants={f.id: f for f in figurants},
         missions={m.id: m for m, _ in missions},
@@ -87,7 +95,8 @@ def card_table(catalogue, figurants: list, missions: list) -> AdvancedTable:
         penguin_effects={p.id: p.effect for p in catalogue.penguins},
         immunities=immunities,
         bonuses=bonuses,
-        tokens=tuple(catalogue.tokens) if None not in catalogue.tokens else (),
+        tokens=tokens,
+        mix=tuple(catalogue.tokens),
         deck=tuple(f.id for f in figurants),
         mission_deck=tuple(m.id for m, _ in missions),
         demo_label=catalogue.label if catalogue.is_demo else None,

@@ -13,8 +13,6 @@ which holds the turn sequence (``_expect``, ``_spend``) and ``_here``; the
 split keeps each file short enough to read on a phone.
 """
 
-from functools import cache
-
 from rules import rng
 from rules.actions import Action, arity
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
@@ -22,7 +20,7 @@ from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
 from rules.pingwiny.advanced_cards import playable
 from rules.pingwiny.advanced_state import AdvancedState, Seat
-from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
+from rules.pingwiny.payments import discard, payments, price
 from rules.pingwiny.state import NO_TOKENS, add, set_player
 
 SUPPLY = {"chimp": BLUE, "gorilla": RED, "shop": YELLOW, "storehouse": GREEN}
@@ -61,8 +59,8 @@ class Locations:
         acts = []
         for card in s.faceup:
             if card is not None and playable(self.cards.figurants[card]):
-                for jokers in payments(self.cards.figurants[card].cost, hand):
-                    acts.append(_hq(card, jokers))
+                for words in payments(self.cards.figurants[card].cost, hand):
+                    acts.append(Action("hq", card, *words))
         return acts
 
     def _legal_gastro(self, s: AdvancedState) -> list[Action]:
@@ -194,28 +192,27 @@ class Locations:
 
     def _do_hq(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
-        if len(a) not in (2, 3):
+        if len(a) not in (2, 3, 4):
             raise MalformedAction("action.bad_arguments", action=str(a))
         if self._here(s) != "hq":
             raise IllegalAction("illegal.not_here", action="hq")
-        self._acquire(s, s.current, a[1], a[2] if len(a) == 3 else None, events)
+        self._acquire(s, s.current, a[1], tuple(a[2:]), events)
         s.stay = True
         s.actions_left -= 1
         self._roll_for_officer(s, events)
 
-    def _acquire(self, s: AdvancedState, p: int, card: str, grey, events: list[dict]) -> None:
+    def _acquire(self, s: AdvancedState, p: int, card: str, words, events: list[dict]) -> None:
         """Pay, the grey reward, the card taken, its space refilled; the die is due next.
 
         Headquarters and a card's ``acquire`` effect both come here, so both roll.
         """
         if card not in s.faceup:
             raise IllegalAction("illegal.card_not_faceup", card=card)
-        jokers = parse_jokers(grey) if grey is not None else ()
         figurant = self.cards.figurants[card]
         if not playable(figurant):
             raise IllegalAction("illegal.cost_unknown", card=card)
         hand = s.players[p].tokens
-        pay = price(card, figurant.cost, jokers, hand)
+        pay = price(card, figurant.cost, words, hand)
         for c in range(7):
             for _ in range(pay[c]):
                 hand = discard(s, hand, c)
@@ -254,7 +251,7 @@ class Locations:
         """A mission counts as completed once it would score points."""
         card = self.cards.missions[mission]
         held = [self.cards.figurants[f] for f in seat.figurants + seat.discarded]
-        return card.points_for(sum(1 for f in held if f.type == card.type)) > 0
+        return card.score(held) > 0
 
     def _exchanges(self, s: AdvancedState, p: int) -> list[str]:
         """Exchanges possible with tokens held from before this action."""
@@ -279,11 +276,6 @@ class Locations:
         (mission,), s.mission_deck = s.mission_deck[0], s.mission_deck[1:]
         s.mission_row = s.mission_row[:slot] + (mission,) + s.mission_row[slot + 1 :]
         events.append({"event": "mission_revealed", "slot": slot, "mission": mission})
-
-
-@cache
-def _hq(card: str, jokers: tuple[int, ...]) -> Action:
-    return Action("hq", card, *joker_word(jokers))
 
 
 _GASTRO = Action("gastro")

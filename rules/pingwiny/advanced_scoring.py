@@ -36,7 +36,7 @@ def score_seat(cards, index: int, seat) -> Line:
     missions = 0
     for mission in seat.missions:
         m = cards.missions[mission]
-        missions += m.points_for(sum(1 for card in held if card.type == m.type))
+        missions += m.score(held)
     protected = any(cards.mission_effects.get(m) == "no_penalty" for m in seat.missions)
     penalty = 0 if protected else -sum(seat.tokens)
     extra = card_bonus(cards, held)

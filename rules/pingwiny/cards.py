@@ -2,17 +2,18 @@
 
 The catalogue describes both sides of every card with unknown fields; a game
 needs one side. ``family_table`` keeps only what the family rules read, in the
-forms they read fastest (costs as 7-tuples). A card value may still be unknown
-(``None``) when the game starts: the table teaches it when it is first needed
-(``rules.pingwiny.unknowns`` says when), and until then the engine refuses what
-would use it. The penguins' colours, and the token mix when the app is the
-bag, must be known from the start.
+forms they read fastest (costs as 8-tuples: seven colours and "any"). A card
+value may still be unknown (``None``) when the game starts: the table teaches
+it when it is first needed (``rules.pingwiny.unknowns`` says when), and until
+then the engine refuses what would use it. The penguins' colours, and the
+token mix when the app is the bag, must be known from the start.
 """
 
 from dataclasses import dataclass
 
-from rules.colours import INDEX
+from rules.colours import ANY, DIFFERENT, INDEX
 from rules.errors import SetupError
+from rules.pingwiny.dealing import bag_model
 
 
 @dataclass(frozen=True)
@@ -25,20 +26,35 @@ class FigurantCard:
 
     @property
     def colours(self) -> frozenset[int]:
-        """Colours printed on the card (a penguin's bonus counts these)."""
-        return frozenset(i for i, n in enumerate(self.cost or ()) if n)
+        """Colours printed on the card (a penguin's bonus counts these; the rainbow "any
+        token" symbol shows no colour of its own)."""
+        return frozenset(i for i, n in enumerate((self.cost or ())[:ANY]) if n)
 
 
 @dataclass(frozen=True)
 class MissionCard:
     id: str
     name: str
-    type: str | None
+    type: str | tuple[str, ...] | None  # a type, several types, or DIFFERENT
     scoring: tuple[tuple[int, int], ...] | None  # (at least this many cards, points), ascending
 
+    def count(self, held) -> int:
+        """How far the figurant cards ``held`` go towards the mission: the cards of its type
+        or types (each card once: a figurant shows one type), or the different types among
+        them. A card whose type is still unknown counts for nothing yet."""
+        known = [card.type for card in held if card.type is not None]
+        if self.type == DIFFERENT:
+            return len(set(known))
+        named = (self.type,) if isinstance(self.type, str) else self.type
+        return sum(1 for kind in known if kind in named)
+
     def points_for(self, count: int) -> int:
-        """Points of the highest step reached with ``count`` cards of the type."""
+        """Points of the highest step reached with ``count`` (cards, or types)."""
         return max((points for at_least, points in self.scoring if count >= at_least), default=0)
+
+    def score(self, held) -> int:
+        """The points the cards ``held`` earn from this mission."""
+        return self.points_for(self.count(held))
 
 
 @dataclass(frozen=True)
@@ -46,10 +62,16 @@ class CardTable:
     figurants: dict[str, FigurantCard]
     missions: dict[str, MissionCard]
     penguins: dict[str, int]  # penguin id -> colour index
-    tokens: tuple[int, ...]
+    tokens: tuple[int, ...]  # the bag's starting counts (``dealing.bag_model``)
     deck: tuple[str, ...]  # figurant ids in play, catalogue order
     mission_row: tuple[str, ...]  # missions laid above the board at setup
     demo_label: str | None
+    mix: tuple[int | None, ...] = ()  # the box's mix as known; ``None``: not counted
+
+    @property
+    def mix_known(self) -> bool:
+        """False when ``tokens`` are upper bounds: the table did not count the mix."""
+        return None not in self.mix
 
 
 def family_table(catalogue, short: bool) -> CardTable:
@@ -68,11 +90,13 @@ def family_table(catalogue, short: bool) -> CardTable:
         )
         for m in catalogue.missions_in_play("family", short)
     }
+    tokens = bag_model(catalogue)
     return CardTable(
         figurants=figurants,
         missions=missions,
         penguins={p.id: INDEX[p.colour] for p in catalogue.penguins},
-        tokens=tuple(catalogue.tokens),
+        tokens=tokens,
+        mix=tuple(catalogue.tokens),
         deck=tuple(figurants),
         mission_row=tuple(missions),
         demo_label=catalogue.label if catalogue.is_demo else None,

@@ -26,10 +26,25 @@ def check_options(options, penguin_ids, deck: tuple[str, ...], app_deck: bool) -
             raise SetupError("setup.deck_order_table")
 
 
-def check_mix(tokens: tuple[int | None, ...]) -> None:
-    """The bag is modelled from the box's token mix: it must be known."""
-    if None in tokens:
+def check_mix(mix_known: bool, app_bag: bool) -> None:
+    """The app can be the bag only when it knows what is in it: a mix the table does not
+    know is played with the table's own bag."""
+    if app_bag and not mix_known:
         raise SetupError("setup.token_mix_unknown")
+
+
+def bag_model(catalogue) -> tuple[int, ...]:
+    """The counts the bag starts from: the box's mix, or bounds where it is not known.
+
+    Known, they are the mix. When the table does not know it ("we don't know"), a
+    colour not known is counted at the most it could be: the box's total less the
+    colours known. Each count then stays an upper bound as tokens come and go (the real
+    bag holds no more than the model), so a colour the table enters is never refused
+    against a count nobody knows; the model is never shown as the bag's content.
+    """
+    tokens = tuple(catalogue.tokens)
+    most = catalogue.token_total - sum(n for n in tokens if n is not None)
+    return tuple(most if n is None else n for n in tokens)
 
 
 def seats(seed: int, options, penguin_ids: tuple[str, ...]) -> tuple[int, tuple, int]:

@@ -20,7 +20,6 @@ from rules.catalogue.effects import ACTIONS
 from rules.colours import COLOURS, GREY
 from rules.errors import IllegalAction
 from rules.pingwiny import board as geometry
-from rules.pingwiny.payments import joker_word, payments
 from rules.pingwiny.state import add, set_player
 
 
@@ -69,14 +68,8 @@ def options(game, s, p: int, card: str, effect) -> list[tuple[str, ...]]:
         ]
     if do == "others_discard":
         return [()] if _holders(game, s, p, card) else []
-    if do == "acquire":
-        hand = s.players[p].tokens
-        return [
-            (face, *joker_word(jokers))
-            for face in s.faceup
-            if face is not None
-            for jokers in payments(game.cards.figurants[face].cost, hand)
-        ]
+    if do == "acquire":  # what Headquarters offers (never a card whose values are unknown)
+        return [tuple(a[1:]) for a in game._legal_acquisitions(s, p)]
     if do == "remove_marker":
         return [(s.layout[square],) for square in s.markers]
     if do == "move":
@@ -193,7 +186,7 @@ def _play_others_discard(game, s, p, card, effect, words, events) -> None:
 
 
 def _play_acquire(game, s, p, card, effect, words, events) -> None:
-    game._acquire(s, p, words[0], words[1] if len(words) > 1 else None, events)
+    game._acquire(s, p, words[0], tuple(words[1:]), events)
 
 
 def _play_remove_marker(game, s, p, card, effect, words, events) -> None:

@@ -22,7 +22,7 @@ from rules.pingwiny import dealing, exchange
 from rules.pingwiny.cards import family_table
 from rules.pingwiny.corrections import correct
 from rules.pingwiny.options import Options
-from rules.pingwiny.payments import discard, joker_word, parse_jokers, payments, price
+from rules.pingwiny.payments import discard, payments, price
 from rules.pingwiny.scoring import ScoreSheet, score_players
 from rules.pingwiny.state import NO_TOKENS, Player, State, add, set_player
 from rules.pingwiny.unknowns import check_scorable
@@ -45,7 +45,7 @@ class FamilyGame:
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
-        dealing.check_mix(self.cards.tokens)
+        dealing.check_mix(self.cards.mix_known, self.app_bag)
         dealing.check_options(options, self.cards.penguins, self.cards.deck, self.app_deck)
 
     # ----------------------------------------------------------------- setup
@@ -105,7 +105,7 @@ class FamilyGame:
         for card in s.faceup:
             if card is not None and self.cards.figurants[card].cost is not None:
                 cost = self.cards.figurants[card].cost
-                later += [_hq(card, jokers) for jokers in payments(cost, hand)]
+                later += [_hq(card, words) for words in payments(cost, hand)]
         if any(s.faceup) or not (acts or later):
             acts.append(_GATE)
         return acts + later
@@ -245,17 +245,16 @@ class FamilyGame:
         )
 
     def _visit_hq(self, s: State, a: Action, events: list[dict]) -> None:
-        if len(a) not in (3, 4):
+        if len(a) not in (3, 4, 5):
             raise MalformedAction("action.bad_arguments", action=str(a))
         card = a[2]
         if card not in s.faceup:
             raise IllegalAction("illegal.card_not_faceup", card=card)
-        jokers = parse_jokers(a[3]) if len(a) == 4 else ()
         hand = s.players[s.current].tokens
         cost = self.cards.figurants[card].cost
         if cost is None:
             raise IllegalAction("illegal.cost_unknown", card=card)
-        pay = price(card, cost, jokers, hand)
+        pay = price(card, cost, tuple(a[3:]), hand)
         for c in range(7):
             for _ in range(pay[c]):
                 hand = discard(s, hand, c)
@@ -349,5 +348,5 @@ def _lemur(mission: str) -> Action:
 
 
 @cache
-def _hq(card: str, jokers: tuple[int, ...]) -> Action:
-    return Action("visit", "hq", card, *joker_word(jokers))
+def _hq(card: str, words: tuple[str, ...]) -> Action:
+    return Action("visit", "hq", card, *words)

@@ -1,30 +1,44 @@
 """Paying for a figurant at Headquarters, shared by both variants.
 
     You may use a grey token as a joker – a token of any colour.
+    Any token – a token of any colour (red, blue, green, yellow, grey, black
+    or white). Shown with a rainbow design.
 
-A payment is the tuple of printed colours that grey tokens stand in for;
-``visit hq becky grey=yellow`` (family) or ``hq becky grey=yellow`` (advanced)
-names it. Discarded tokens go back where their colour goes.
+A cost counts tokens in ``COST_COLOURS`` order: the seven colours, then the
+rainbow "any token" symbol. A payment says what grey tokens stand in for
+(printed colours) and which tokens pay the "any" symbols: ``visit hq becky
+grey=yellow any=white`` (family) or ``hq becky grey=yellow any=white``
+(advanced). A grey paying an "any" symbol is written ``any=grey``, never as a
+joker, so each way of paying has one notation. Discarded tokens go back where
+their colour goes.
 """
 
 from itertools import combinations_with_replacement
 
 from rules.actions import colour_word
-from rules.colours import BLACK, COLOURS, GREY, WHITE
+from rules.colours import ANY, BLACK, COLOURS, GREY, WHITE
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny.state import add
 
 
-def payments(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
-    """Every way to pay ``cost`` from ``hand``: the colours greys stand in for."""
+def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
+    """Every way to pay ``cost`` from ``hand``, as the payment's words (``()`` for
+    the printed tokens exactly), each set of tokens handed over once."""
+    found: dict[tuple[int, ...], tuple[str, ...]] = {}
+    for jokers in _joker_choices(cost, hand):
+        pay = _printed_pay(cost, jokers)
+        left = [hand[c] - pay[c] for c in range(7)]
+        for anys in _picks(left, cost[ANY]):
+            total = tuple(pay[c] + anys.count(c) for c in range(7))
+            found.setdefault(total, _words(jokers, anys))
+    return list(found.values())
+
+
+def _joker_choices(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
+    """The colours greys may stand in for, leaving the "any" symbols aside."""
     spare_grey = hand[GREY] - cost[GREY]
     if spare_grey < 0:
         return []
-    if spare_grey == 0:
-        for held, needed in zip(hand, cost, strict=True):
-            if held < needed:
-                return []
-        return [()]
     short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
     needed = sum(short)
     if needed > spare_grey:
@@ -40,31 +54,58 @@ def payments(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
     return results
 
 
-def joker_word(jokers: tuple[int, ...]) -> tuple[str, ...]:
-    """The ``grey=...`` word of a payment, or nothing when no grey stands in."""
-    if not jokers:
-        return ()
-    return ("grey=" + "+".join(COLOURS[c] for c in jokers),)
-
-
-def parse_jokers(word: str) -> tuple[int, ...]:
-    prefix, _, colours = word.partition("=")
-    if prefix != "grey" or not colours:
-        raise MalformedAction("action.bad_jokers", word=word)
-    jokers = tuple(colour_word(w) for w in colours.split("+"))
-    if GREY in jokers:
-        raise MalformedAction("action.bad_jokers", word=word)
-    return jokers
-
-
-def price(card: str, cost: tuple, jokers: tuple[int, ...], hand: tuple) -> list[int]:
-    """The tokens to hand over, by colour; refuses what the hand cannot pay."""
-    pay = list(cost)
+def _printed_pay(cost: tuple, jokers: tuple[int, ...]) -> list[int]:
+    pay = list(cost[:7])
     for c in jokers:
-        if pay[c] == 0:
-            raise IllegalAction("illegal.joker_not_needed", colour=COLOURS[c])
         pay[c] -= 1
         pay[GREY] += 1
+    return pay
+
+
+def _picks(counts: list[int], k: int) -> list[tuple[int, ...]]:
+    """Every multiset of ``k`` colours that ``counts`` can give."""
+    present = [c for c in range(7) if counts[c] > 0]
+    return [
+        pick
+        for pick in combinations_with_replacement(present, k)
+        if all(pick.count(c) <= counts[c] for c in set(pick))
+    ]
+
+
+def _words(jokers: tuple[int, ...], anys: tuple[int, ...]) -> tuple[str, ...]:
+    words = []
+    if jokers:
+        words.append("grey=" + "+".join(COLOURS[c] for c in jokers))
+    if anys:
+        words.append("any=" + "+".join(COLOURS[c] for c in anys))
+    return tuple(words)
+
+
+def parse_payment(words: tuple[str, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The jokers and the tokens paying "any" that ``grey=...`` and ``any=...`` name."""
+    parsed: dict[str, tuple[int, ...]] = {}
+    for word in words:
+        prefix, _, colours = word.partition("=")
+        if prefix not in ("grey", "any") or prefix in parsed or not colours:
+            raise MalformedAction("action.bad_jokers", word=word)
+        named = tuple(colour_word(w) for w in colours.split("+"))
+        if prefix == "grey" and GREY in named:
+            raise MalformedAction("action.bad_jokers", word=word)
+        parsed[prefix] = named
+    return parsed.get("grey", ()), parsed.get("any", ())
+
+
+def price(card: str, cost: tuple, words: tuple[str, ...], hand: tuple) -> list[int]:
+    """The tokens to hand over, by colour; refuses what the hand cannot pay."""
+    jokers, anys = parse_payment(words)
+    for c in jokers:
+        if cost[c] - jokers.count(c) < 0:
+            raise IllegalAction("illegal.joker_not_needed", colour=COLOURS[c])
+    if len(anys) != cost[ANY]:
+        raise IllegalAction("illegal.any_tokens", card=card, n=cost[ANY])
+    pay = _printed_pay(cost, jokers)
+    for c in anys:
+        pay[c] += 1
     for c in range(7):
         if hand[c] < pay[c]:
             raise IllegalAction("illegal.cannot_afford", card=card, colour=COLOURS[c])

@@ -3,7 +3,8 @@
 Each figurant card is worth the points on its shield.
 The penguin card gives 1 point for every 2 figurant cards that show at
 least one token of the penguin's colour.
-A mission gives points for the figurant cards of the type it names.
+A mission gives points for the figurant cards of the type(s) it names (or the
+different types among them).
 1 penalty point for each token still held (see the interpretations).
 Ties: more figurant cards wins; still tied, the players win together.
 """
@@ -49,7 +50,7 @@ def score_line(cards, index: int, penguin: str, figurants, mission, tokens_held:
     mission_points = 0
     if mission is not None:
         m = cards.missions[mission]
-        mission_points = m.points_for(sum(1 for card in held if card.type == m.type))
+        mission_points = m.score(held)
     total = points + bonus + mission_points - tokens_held
     return Line(index, penguin, points, bonus, mission_points, -tokens_held, total, len(held))
 

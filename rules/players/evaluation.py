@@ -18,7 +18,7 @@ one's own turn), so it passes a ``memo`` dict that keeps each value once
 worked out: the values are the same with it or without it, only sooner.
 """
 
-from rules.colours import GREY
+from rules.colours import ANY, GREY
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.advanced_scoring import score_seat
 from rules.pingwiny.scoring import score_line
@@ -117,14 +117,17 @@ def fit(game, s, seat) -> float:
 
 
 def _short(cost, hand) -> tuple[list[int], int]:
-    """Tokens missing for ``cost`` by colour once spare greys stand in, and the greys missing."""
+    """Tokens missing for ``cost`` by colour once spare greys stand in, and the greys missing
+    (the "any" symbols are paid from what is left over, greys last; a symbol nothing pays
+    counts as a grey missing: any token will do for it)."""
     missing = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
     spare = hand[GREY] - cost[GREY]
     for c in range(7):
         while spare > 0 and missing[c]:
             missing[c] -= 1
             spare -= 1
-    return missing, max(0, -spare)
+    left = sum(max(0, hand[c] - cost[c]) for c in range(7) if c != GREY) + max(0, spare)
+    return missing, max(0, -spare) + max(0, cost[ANY] - left)
 
 
 def covered(cost, hand) -> int:
@@ -184,7 +187,7 @@ def missions_ahead(game, seat) -> float:
     total = 0.0
     for mission in filter(lambda m: taught(game, m), missions):
         m = game.cards.missions[mission]
-        count = sum(1 for f in cards if figurants[f].type == m.type)
+        count = m.count([figurants[f] for f in cards])
         now = m.points_for(count)
         for at_least, points in m.scoring:
             if points > now:

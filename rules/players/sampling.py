@@ -24,14 +24,18 @@ import copy
 from dataclasses import replace
 
 from rules import rng
+from rules.colours import GREY
 
 # Decks of each variant's state: the figurant deck, and the advanced mission deck.
 DECKS = ("deck", "mission_deck")
 
 
-def sample(state, seed: int):
-    """A copy of ``state`` with the deck orders and the random source drawn from ``seed``."""
+def sample(state, seed: int, game=None):
+    """A copy of ``state`` with the deck orders and the random source drawn from ``seed``;
+    with ``game`` played without the token mix, the bag as ``believed_bag`` has it."""
     s = state.copy()
+    if game is not None and not game.cards.mix_known:
+        believed_bag(game, s)
     seed = rng.seed_state(seed)
     for name in DECKS:
         deck = getattr(s, name, None)
@@ -42,6 +46,29 @@ def sample(state, seed: int):
         setattr(s, name, tuple((card,) for card in order))
     s.rng, _ = rng.next_u64(seed)
     return s
+
+
+def believed_bag(game, s) -> None:
+    """A plain belief about a bag whose mix the table did not count, put into ``s``.
+
+    The engine then holds bounds only (``dealing.bag_model``: each colour not counted
+    at every token not counted). The belief: those tokens were shared evenly among the
+    colours not counted (the first colours in ``COLOURS`` order taking one more when
+    they do not divide), and what has come out of the bag since came out of that
+    share. It serves the search's imagined draws only, and is never shown.
+    """
+    mix, start = game.cards.mix, game.cards.tokens
+    unknown = [c for c in range(len(mix)) if mix[c] is None]
+    left = start[unknown[0]]
+    over = {
+        c: left - (left // len(unknown) + (i < left % len(unknown))) for i, c in enumerate(unknown)
+    }
+    bag = list(s.bag)
+    for c in unknown:
+        bag[c] = max(0, bag[c] - over[c])
+    s.bag = tuple(bag)
+    if hasattr(s, "grey") and GREY in over:  # advanced: the greys beside the board
+        s.grey = max(0, s.grey - over[GREY])
 
 
 def app_random(game):

@@ -60,7 +60,7 @@ def greedy(game, state, seed: int) -> Choice:
     """The action whose position values best one move ahead, in one sampled world."""
     sim = app_random(game)
     me = state.current
-    world = sample(state, next(seeds(seed)))
+    world = sample(state, next(seeds(seed)), game)
     legal = sim.legal_actions(world)
     ties = random.Random(seed)
     best, best_value = None, -math.inf
@@ -88,7 +88,7 @@ def search(
     for sample_seed in seeds(seed):
         if spent >= nodes or (deadline is not None and clock() >= deadline):
             break
-        spent += _iterate(sim, sample(state, sample_seed), me, root, memo)
+        spent += _iterate(sim, sample(state, sample_seed, game), me, root, memo)
         iterations += 1
     action, edge = _most_visited(root)
     plan = [action]
