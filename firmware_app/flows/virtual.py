@@ -33,7 +33,7 @@ from rules.players.evaluation import covered
 
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
 # Seconds a move thinks on the box, where the clock bounds it (tests and the benchmark count
-# nodes instead). A Zero 2 W generates about 500 states a second, so these give each level
+# nodes instead). A Zero 2 W generates 700-1000 states a second, so these give each level
 # at least the node budget the benchmark measures, within the wait the issue allows.
 THINKING_SECONDS = {"easy": 1.0, "normal": 2.0, "strong": 6.0}
 HINT_LEVEL = "normal"
