@@ -15,6 +15,8 @@ through every pairing. ``--seconds S`` stops the run after S seconds (at a
 pair's start, so each pairing keeps its seats swapped half the time), for a
 machine too slow or too busy for the full run: the output says how many games
 were played. ``kill -USR1`` of the main process stops it the same way.
+``--first K`` starts at game K, so a run cut short goes on where it stopped
+(each game is the same whichever run plays it).
 ``--progress`` prints each game's end to standard error as it comes (a JSON
 object: the levels by seat, totals, tokens left, winners, seconds).
 
@@ -33,7 +35,7 @@ time; 0 for the levels that do not search). Every object also names ``python``
 and ``machine``.
 
     python benchmarks/players.py [--games N] [--variant family|advanced]
-        [--pairing NAME] [--jobs N] [--seconds S] [--progress] [--json]
+        [--pairing NAME] [--jobs N] [--seconds S] [--first K] [--progress] [--json]
 """
 
 import argparse
@@ -182,12 +184,14 @@ class Tally:
         }
 
 
-def run(pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progress) -> tuple:
+def run(
+    pairings: list[tuple[str, str]], games: int, seconds, jobs: int, progress, first: int = 1
+) -> tuple:
     """Every pairing's games, a pair of seeds at a time across all pairings (so a run cut
     short by ``seconds`` has played about as many games of each), in ``jobs`` processes."""
     tallies = {key: Tally(*key) for key in pairings}
     timings = Timings()
-    tasks = [(v, n, seed) for seed in range(1, games + 1) for v, n in pairings]
+    tasks = [(v, n, seed) for seed in range(first, first + games) for v, n in pairings]
     pool = ProcessPoolExecutor(jobs, initializer=_load) if jobs > 1 else None
     results = iter(pool.map(one_game, tasks) if pool else map(one_game, tasks))
     started, stop = time.perf_counter(), []
@@ -216,6 +220,7 @@ def main() -> None:
     parser.add_argument("--pairing", choices=sorted(PAIRINGS), action="append")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--seconds", type=float)
+    parser.add_argument("--first", type=int, default=1, help="the first game's seed")
     parser.add_argument("--progress", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -224,7 +229,7 @@ def main() -> None:
         for variant in args.variant or ["family", "advanced"]
         for name in args.pairing or list(PAIRINGS)
     ]
-    results, rows = run(pairings, args.games, args.seconds, args.jobs, args.progress)
+    results, rows = run(pairings, args.games, args.seconds, args.jobs, args.progress, args.first)
     for row in results + rows:
         report(row, args.json)
 
