@@ -13,7 +13,7 @@ from pathlib import Path
 @contextmanager
 def headless(seed: int, prefix: str) -> Iterator:
     """The app on the fakes, over a journal in a temporary folder."""
-    from firmware_app.headless import Headless
+    from firmware_app.runners.headless import Headless
 
     with tempfile.TemporaryDirectory(prefix=prefix) as folder:
         sim = Headless(Path(folder), seed=seed)
@@ -25,7 +25,7 @@ def headless(seed: int, prefix: str) -> Iterator:
 
 def play_out(sim, players: int, seed: int, steps: int | None, after_step: Callable = None):
     """Start a demo game and let the autopilot play it (or ``steps`` screens of it)."""
-    from firmware_app.autopilot import Autopilot, new_game_script
+    from firmware_app.runners.autopilot import Autopilot, new_game_script
 
     for line in new_game_script(players):
         sim.command(line)

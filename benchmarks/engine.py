@@ -14,7 +14,7 @@ import time
 
 from report import report
 
-from firmware_app.catalogue_files import load
+from firmware_app.store.catalogue_files import load
 from rules.pingwiny.options import Options
 from rules.record import VARIANTS
 

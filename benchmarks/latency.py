@@ -34,7 +34,7 @@ import time
 from autoplay import headless, play_out
 from report import report
 
-from firmware_app.headless import Headless
+from firmware_app.runners.headless import Headless
 
 
 class Stopwatch:

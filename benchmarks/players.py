@@ -48,7 +48,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from report import report
 
-from firmware_app.catalogue_files import load
+from firmware_app.store.catalogue_files import load
 from rules.pingwiny.options import Options
 from rules.players import play
 from rules.record import VARIANTS

@@ -61,8 +61,8 @@ class Leaves(Exception):
 
 def start(app, variant: str, players: int, seed: int):
     """A new demo game on ``app``, its first screen shown."""
-    from firmware_app import catalogue_files
     from firmware_app.session import Session
+    from firmware_app.store import catalogue_files
     from rules.pingwiny.options import Options
     from rules.popiel.game import PopielOptions
 
@@ -211,7 +211,7 @@ def _contents(cell):
 def play(variant: str, players: int, seed: int, buttons: int, player: str = "random") -> dict:
     """One seeded game on one build: presses per turn."""
     from firmware_app.app import App
-    from firmware_app.journal import Journal
+    from firmware_app.store.journal import Journal
 
     with tempfile.TemporaryDirectory(prefix="tableside-presses-") as folder:
         journal = Journal(Path(folder) / "journal.sqlite")

@@ -52,7 +52,7 @@ BASELINE = "import time, PIL.Image; print(time.time(), flush=True)"
 def daemon_command(config: Path) -> list[str]:
     """The installed ``tableside`` script next to this interpreter, else the module."""
     script = shutil.which("tableside", path=str(Path(sys.executable).parent))
-    start = [script] if script else [sys.executable, "-m", "firmware_app.cli"]
+    start = [script] if script else [sys.executable, "-m", "firmware_app.cli.main"]
     return [*start, "run", "--config", str(config), "--first-frame"]
 
 

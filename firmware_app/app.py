@@ -12,13 +12,13 @@ import secrets
 import time
 from pathlib import Path
 
-from firmware_app import catalogue_files
 from firmware_app.flows.games import GAMES
 from firmware_app.flows.start import start_screen
-from firmware_app.i18n import Translator
 from firmware_app.session import Session
+from firmware_app.store import catalogue_files
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Notice, Screen
+from firmware_app.words.i18n import Translator
 from hw.events import ButtonEvent, Press, TagEvent
 from rules.errors import RulesError
 
@@ -30,7 +30,7 @@ DEFAULTS = {
     "bag": "app",
     "deck": "app",
     "tags": {},
-    "names": [],  # the players' names the box remembers, the latest first (flows/seats.py)
+    "names": [],  # the players' names the box remembers, the latest first (flows/shared/seats.py)
     "teach_points": "now",
     "handoff_chirp": "day",  # the buzzer's chirp at a hand-off: always, day (not at night), never
 }
@@ -117,7 +117,7 @@ class App:
         """A tag on the reader: the card it names, or the enrolment of a new tag."""
         card = self.tags().get(event.uid)
         if card is None:
-            from firmware_app.flows.cards import enrol_tag
+            from firmware_app.flows.shared.cards import enrol_tag
 
             enrol_tag(self, event.uid)
         else:
@@ -214,12 +214,12 @@ class App:
         When the action passed the turn, the notice is the hand-off: its title
         names the next player (see ``hand_off`` of each game's turn screens).
         """
-        from firmware_app.flows.virtual import turn_or_virtual
+        from firmware_app.flows.pingwiny.virtual import turn_or_virtual
 
         session = self.session
         screens = GAMES[session.key]
         self.reset(screens.end(self) if session.over else turn_or_virtual(self, screens.turn))
-        from firmware_app.flows.teach import ask
+        from firmware_app.flows.shared.teach import ask
 
         ask(self)
         lines = screens.events(self.t, session.game, events or [])
@@ -234,7 +234,7 @@ class App:
     def hint(self) -> None:
         """The normal level's move for the player to move (``flows.virtual``, which
         imports the turn screens: reached from here, the flows import no circle)."""
-        from firmware_app.flows.virtual import hint
+        from firmware_app.flows.pingwiny.virtual import hint
 
         hint(self)
 

@@ -14,8 +14,8 @@ so play continues by itself once the fault is gone.
 
 import logging
 
-from firmware_app.journal import StorageError
 from firmware_app.status import play_status
+from firmware_app.store.faults import StorageError
 
 LOG = logging.getLogger("tableside.loop")
 
@@ -36,7 +36,7 @@ class Loop:
     ) -> None:
         self.app, self.buttons, self.reader, self.display = app, buttons, reader, display
         self.notifier, self.buzzer, self.backups = notifier, buzzer, backups
-        self.stick = stick  # flows/stick.py's StickWatch: a USB stick plugged in
+        self.stick = stick  # flows/shared/stick.py's StickWatch: a USB stick plugged in
         self.missing = missing  # the parts that do not work, for the status line
         self.frame = None
         self.last_input = None

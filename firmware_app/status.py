@@ -8,7 +8,7 @@ screen, followed by any part that does not work ("missing: reader").
 """
 
 from firmware_app.flows.games import GAMES
-from firmware_app.i18n import Translator
+from firmware_app.words.i18n import Translator
 
 ENGLISH = Translator("en")
 

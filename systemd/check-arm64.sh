@@ -241,7 +241,7 @@ spi_libraries() {
 	inside RPI_LGPIO_REVISION=d04170 "$VENV/bin/python" -B - <<'PY'
 import logging
 import spidev, RPi.GPIO, lgpio  # noqa: F401
-from firmware_app.config import load_config
+from firmware_app.store.config import load_config
 from hw.display import build_display
 
 messages = []

@@ -7,7 +7,7 @@ file is the reference build, which needs nothing optional.
 
 It runs on the system's own Python before the daemon's environment exists,
 so it uses the standard library only and reads just those keys; the daemon's
-configuration checker (``firmware_app.config``) judges the rest of the file.
+configuration checker (``firmware_app.store.config``) judges the rest of the file.
 A test holds the two to the same answer for every documented snippet.
 """
 

@@ -3,7 +3,7 @@
 import pytest
 from pins import mock_pins
 
-from firmware_app.catalogue_files import load
+from firmware_app.store.catalogue_files import load
 
 
 @pytest.fixture(scope="session")

@@ -3,8 +3,8 @@
 import os
 import time
 
-from firmware_app.flows.stick import StickWatch
-from firmware_app.stick import MOUNTED, RELEASE, RELEASED, StickPort
+from firmware_app.flows.shared.stick import StickWatch
+from firmware_app.transfer.stick import MOUNTED, RELEASE, RELEASED, StickPort
 
 
 class FakeUnit:

@@ -3,9 +3,9 @@
 import pytest
 from screen_helpers import choose
 
-from firmware_app.autopilot import Autopilot
-from firmware_app.flows.advanced_table import SPOT_NAMES, TILE_CODES, board_lines
-from firmware_app.headless import Headless
+from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES, TILE_CODES, board_lines
+from firmware_app.runners.autopilot import Autopilot
+from firmware_app.runners.headless import Headless
 from rules.colours import COLOURS
 from rules.pingwiny.advanced import SUPPLY
 from rules.pingwiny.board import EDGE_TOWARDS, HQ_SQUARE

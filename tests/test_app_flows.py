@@ -3,10 +3,10 @@
 import pytest
 from screen_helpers import choose
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.headless import Headless, run_script
-from firmware_app.journal import Journal
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless, run_script
 from firmware_app.session import Session
+from firmware_app.store.journal import Journal
 from rules.record import replay
 
 
@@ -187,7 +187,7 @@ def test_help_is_reachable_from_a_turn(sim):
 
 
 def test_script_runner_reports_a_failed_expect(tmp_path):
-    from firmware_app.headless import ScriptError
+    from firmware_app.runners.headless import ScriptError
 
     with pytest.raises(ScriptError) as failed:
         run_script(["press ok", 'expect "Nowhere"'], tmp_path)

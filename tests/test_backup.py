@@ -9,7 +9,9 @@ import sqlite3
 import pytest
 from stats_helpers import known_games
 
-from firmware_app.backup import (
+from firmware_app.cli.main import main
+from firmware_app.store.journal import Journal
+from firmware_app.transfer.box_backup import (
     ASIDE,
     CATALOGUE,
     JOURNAL,
@@ -20,8 +22,6 @@ from firmware_app.backup import (
     make_backup,
     restore,
 )
-from firmware_app.cli import main
-from firmware_app.journal import Journal
 
 NOW = 1_800_000_000.0
 

@@ -38,10 +38,10 @@ from advanced_helpers import token_total as advanced_token_total
 from family_helpers import token_total
 from screen_helpers import choose as pick
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.catalogue_files import load
-from firmware_app.headless import TICK, Headless
-from firmware_app.journal import Journal
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import TICK, Headless
+from firmware_app.store.catalogue_files import load
+from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import ColourEntry, Menu, NumberEntry
 from hw.buttons import NAMES as BUTTONS
 from rules.pingwiny.advanced_state import AdvancedState

@@ -177,8 +177,8 @@ def test_a_hand_off_chirps_by_day_and_stays_silent_at_night(tmp_path):
     import time as clock
 
     from firmware_app.app import App
-    from firmware_app.journal import Journal
     from firmware_app.loop import Loop
+    from firmware_app.store.journal import Journal
     from hw.buttons import FakeButtons
     from hw.buzzer import FakeBuzzer
     from hw.display import FakeDisplay

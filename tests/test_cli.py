@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_app.cli import _plain_run, main, parser
+from firmware_app.cli.main import _plain_run, main, parser
 
 EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*-seed*.json"))
 POSITION = Path(__file__).parent.parent / "examples" / "position-iza.json"
@@ -158,7 +158,7 @@ def test_a_run_without_its_config_file_gets_the_argparse_error(capsys):
 
 def test_the_console_script_runs_as_a_module():
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_app.cli", "replay", str(EXAMPLES[-1])],
+        [sys.executable, "-m", "firmware_app.cli.main", "replay", str(EXAMPLES[-1])],
         capture_output=True,
         text=True,
         check=False,
@@ -167,8 +167,8 @@ def test_the_console_script_runs_as_a_module():
 
 
 def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
-    from firmware_app.autopilot import Autopilot, new_game_script
-    from firmware_app.headless import Headless
+    from firmware_app.runners.autopilot import Autopilot, new_game_script
+    from firmware_app.runners.headless import Headless
 
     state = tmp_path / "state"
     sim = Headless(state, language="en", seed=2)

@@ -18,9 +18,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_app.catalogue_files import load_popiel
-from firmware_app.cli import CLOSED_PIPE, main
-from firmware_app.flows.popiel import REWARD_NAMES
+from firmware_app.cli.main import CLOSED_PIPE, main
+from firmware_app.store.catalogue_files import load_popiel
+from firmware_app.words.score_sheet import REWARD_NAMES
 from rules.pingwiny.position import PositionError, score_position
 from rules.popiel.game import KINDS, PopielGame, PopielOptions
 from rules.record import new_record
@@ -77,7 +77,7 @@ def test_export_without_a_configuration_names_the_default_folder(tmp_path, capsy
         "give the box's configuration with --config FILE"
     )
     state.mkdir()
-    from firmware_app.journal import Journal
+    from firmware_app.store.journal import Journal
 
     Journal(state / "journal.sqlite").close()
     assert main(["export", "--out", str(tmp_path / "out")]) == 0
@@ -290,7 +290,7 @@ def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
     def run(config, first_frame):
         raise raised.value
 
-    monkeypatch.setattr("firmware_app.daemon.run", run)
+    monkeypatch.setattr("firmware_app.runners.daemon.run", run)
     line = refused(capsys, ["run", "--config", "tableside.toml"])
     assert line.startswith("tableside: buttons.pin_factory: cannot start pin factory")
 
@@ -304,7 +304,7 @@ def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tm
     )
     env = {**os.environ, "GPIOZERO_PIN_FACTORY": "no-such-pin-library"}
     process = subprocess.Popen(
-        [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
+        [sys.executable, "-m", "firmware_app.cli.main", "run", "--config", str(config)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.PIPE,
         text=True,
@@ -354,7 +354,7 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
     os.close(reading)  # the reader has gone before the first byte: every write fails
     try:
         done = subprocess.run(
-            [sys.executable, "-m", "firmware_app.cli", *argv],
+            [sys.executable, "-m", "firmware_app.cli.main", *argv],
             stdout=writing,
             stderr=subprocess.PIPE,
             text=True,
@@ -368,7 +368,7 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
 
 def test_head_reads_the_first_line_of_replay_json():
     done = subprocess.run(
-        f"'{sys.executable}' -m firmware_app.cli replay '{RECORD}' --json | head -1",
+        f"'{sys.executable}' -m firmware_app.cli.main replay '{RECORD}' --json | head -1",
         shell=True,
         capture_output=True,
         text=True,
@@ -385,7 +385,7 @@ def test_an_unexpected_error_keeps_its_traceback(capsys, monkeypatch, caplog):
     def broken(game, state):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr("firmware_app.score_sheet.game_text", broken)
+    monkeypatch.setattr("firmware_app.words.score_sheet.game_text", broken)
     assert main(["replay", str(RECORD)]) == 1
     (record,) = caplog.records
     assert record.name == "tableside.cli" and record.levelname == "ERROR"

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_app.config import SCHEMA, AppSettings, ConfigError, load_config
+from firmware_app.store.config import SCHEMA, AppSettings, ConfigError, load_config
 from hw import buttons, buzzer, display
 from hw.buttons import build_buttons
 from hw.buzzer import build_buzzer

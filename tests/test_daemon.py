@@ -59,7 +59,7 @@ def daemon(tmp_path, text: str, **environ: str) -> Iterator[tuple[subprocess.Pop
     with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
         sock.bind(address)
         child = subprocess.Popen(
-            [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
+            [sys.executable, "-m", "firmware_app.cli.main", "run", "--config", str(config)],
             env={**os.environ, "NOTIFY_SOCKET": address, **environ},
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -94,7 +94,7 @@ def test_run_refuses_a_bad_configuration_listing_every_problem(tmp_path):
     config = tmp_path / "tableside.toml"
     config.write_text('[display]\ndriver = "ssd1307"\n[app]\nlanguage = "de"\n')
     done = subprocess.run(
-        [sys.executable, "-m", "firmware_app.cli", "run", "--config", str(config)],
+        [sys.executable, "-m", "firmware_app.cli.main", "run", "--config", str(config)],
         capture_output=True,
         text=True,
         timeout=60,
@@ -130,7 +130,7 @@ def test_the_first_frame_waits_for_no_module_it_does_not_need(tmp_path):
     config.write_text(FAKE.format(state=tmp_path / "state"))
     probe = (
         "import sys\n"
-        "from firmware_app.cli import main\n"
+        "from firmware_app.cli.main import main\n"
         f"main(['run', '--config', {str(config)!r}, '--first-frame'])\n"
         "print(*sorted(sys.modules))\n"
     )
@@ -185,7 +185,7 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
     """A bug at start (here the app cannot be built): STOPPING, the "Stopped" frame, the
     journal checkpointed and closed, every part closed, and the error itself goes on up."""
     import firmware_app.app
-    from firmware_app import daemon
+    from firmware_app.runners import daemon
     from hw import display as displays
 
     shown = []

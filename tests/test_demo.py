@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 
-from firmware_app import demo
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.cli import main
-from firmware_app.flows.end import score_pages
-from firmware_app.flows.score_chart import score_chart_screen
-from firmware_app.font import small
-from firmware_app.headless import Headless
+from firmware_app.cli.main import main
+from firmware_app.flows.shared.end import score_pages
+from firmware_app.flows.shared.score_chart import score_chart_screen
+from firmware_app.runners import demo
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Menu, Notice
+from firmware_app.words.font import small
 
 LABEL = "demo deck — not the printed cards"
 LIT = tuple(demo.PALETTE[3 * demo.LIT : 3 * demo.LIT + 3])
@@ -195,7 +195,7 @@ def test_frames_brought_together_equal_are_shown_once():
 def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_path):
     """``--printed``: a family's first game on the printed box; the autopilot's answers
     are made up, and the caption and the GIF's comment say so."""
-    from firmware_app.flows.teach import CostEntry
+    from firmware_app.flows.shared.teach import CostEntry
 
     shots, label = demo.play_demo(2, 1, printed=True)
     assert label == demo.PRINTED_LABEL == "printed box, values made up"

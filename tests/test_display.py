@@ -1,54 +1,30 @@
-"""The OLED display: luma's real drivers on a mock bus, the shared interface, faults, config.
+"""The OLED display: luma's real drivers on a mock bus, the shared interface, closing.
 
 Bytes are checked on luma.oled's own ``ssd1306`` and ``sh1106`` classes
 talking to a ``Mock`` serial interface, the way luma.oled tests its drivers.
-Time is a hand-moved clock, so backoff is checked exactly without waiting.
 """
 
-import errno
-import logging
-from unittest.mock import Mock, call, patch
+from unittest.mock import Mock, call
 
 import pytest
+from display_helpers import (
+    CONTRAST,
+    DISPLAY_OFF,
+    DISPLAY_ON,
+    SSD1306_INIT,
+    SSD1306_WINDOW,
+    blank,
+    dots,
+    mock_port,
+    ssd1306_bytes,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from luma.core.device import dummy
-from luma.core.error import DeviceNotFoundError
-from luma.core.interface.serial import i2c, noop
 from luma.oled.device import sh1106, ssd1306, ssd1309
 from PIL import Image, ImageDraw
 
-from hw.display import (
-    DEFAULTS,
-    FakeDisplay,
-    LumaDisplay,
-    build_display,
-)
-from hw.errors import ConfigError, DeviceUnavailable
-
-LOGGER = "tableside.hw.display"
-
-# luma's ssd1306 (and ssd1309) initialisation, as it reaches the bus.
-SSD1306_INIT = call.command(
-    *bytes.fromhex(
-        "AE"  # display off
-        "D5 80"  # clock divide ratio and oscillator
-        "A8 3F"  # multiplex: 64 rows
-        "D3 00"  # no vertical offset
-        "40"  # start line 0
-        "8D 14"  # charge pump on
-        "20 00"  # horizontal addressing mode
-        "A1"  # column 127 drives SEG0
-        "C8"  # scan COM outputs from the bottom
-        "DA 12"  # COM pins: alternative configuration
-        "D9 F1"  # pre-charge period
-        "DB 40"  # VCOMH deselect level
-        "A4"  # show the RAM, not all pixels on
-        "A6"  # normal, not inverted
-    )
-)
-# Column 0 to 127, page 0 to 7: the one burst before every ssd1306 frame.
-SSD1306_WINDOW = call.command(0x21, 0, 127, 0x22, 0, 7)
+from hw.display import FakeDisplay, LumaDisplay
+from hw.errors import DeviceUnavailable
 
 # luma's sh1106 initialisation, as it reaches the bus.
 SH1106_INIT = call.command(
@@ -71,44 +47,6 @@ SH1106_INIT = call.command(
         "8D 14"  # the SSD1306 charge-pump command, which the SH1106 ignores
     )
 )
-
-CONTRAST = 0x81
-DISPLAY_OFF = 0xAE
-DISPLAY_ON = 0xAF
-
-
-class Clock:
-    """A monotonic clock the test moves by hand."""
-
-    def __init__(self, now: float = 0.0) -> None:
-        self.now = now
-
-    def __call__(self) -> float:
-        return self.now
-
-
-def mock_port() -> Mock:
-    """A stand-in for luma's i2c/spi interface that records every call."""
-    return Mock(spec=["command", "data", "cleanup"])
-
-
-def blank() -> Image.Image:
-    return Image.new("1", (128, 64))
-
-
-def dots(*points: tuple[int, int]) -> Image.Image:
-    image = blank()
-    for point in points:
-        image.putpixel(point, 1)
-    return image
-
-
-def ssd1306_bytes(lit: dict[int, int]) -> list[int]:
-    """A 1024-byte ssd1306 frame: zero except the given index -> byte values."""
-    frame = [0] * 1024
-    for index, value in lit.items():
-        frame[index] = value
-    return frame
 
 
 def luma_on_mock(driver: str = "ssd1306", **options) -> tuple[LumaDisplay, Mock]:
@@ -415,285 +353,3 @@ def test_the_luma_device_cannot_reach_a_closed_bus():
 
     with pytest.raises(DeviceUnavailable, match="^the bus is closed$"):
         display.device.contrast(1)
-
-
-# Faults: a wire comes loose and is put back.
-
-
-def display_log(caplog) -> list[tuple[str, str]]:
-    return [(r.levelname, r.getMessage()) for r in caplog.records if r.name == LOGGER]
-
-
-class Wire:
-    """Opens mock ports; while unplugged they fail the way luma's i2c does.
-
-    The first transfer on a pulled wire raises ``OSError`` errno 121, as
-    smbus2 does; once unplugged, a re-opened port's commands raise luma's
-    ``DeviceNotFoundError``, as luma's i2c does for an address that does
-    not answer.
-    """
-
-    def __init__(self, clock: Clock) -> None:
-        self.clock = clock
-        self.ports: list[Mock] = []
-        self.opened_at: list[float] = []
-        self.plugged = True
-
-    def open(self) -> Mock:
-        port = mock_port()
-        if not self.plugged:
-            port.command.side_effect = DeviceNotFoundError("I2C device not found on address: 0x3C")
-        self.ports.append(port)
-        self.opened_at.append(self.clock())
-        return port
-
-    def pull(self) -> None:
-        self.plugged = False
-        pulled = OSError(errno.EREMOTEIO, "Remote I/O error")
-        self.ports[-1].command.side_effect = pulled
-        self.ports[-1].data.side_effect = pulled
-
-
-def test_lost_panel_is_retried_with_backoff_and_restored(caplog):
-    caplog.set_level(logging.INFO, logger=LOGGER)
-    clock = Clock(0.0)
-    wire = Wire(clock)
-    display = LumaDisplay("ssd1306", wire.open, where="I2C bus 1 at 0x3C", clock=clock)
-    display.show(dots((0, 0)))
-
-    clock.now = 10.0
-    wire.pull()
-    assert display.show(dots((1, 0))) is False
-    display.contrast(40)
-    display.sleep()
-    assert display.fault is not None
-    assert str(display.fault) == (
-        "display on I2C bus 1 at 0x3C unavailable: [Errno 121] Remote I/O error"
-    )
-
-    while clock.now < 102.0:  # a 10 ms tick would do the same, only slower
-        clock.now += 0.25
-        assert display.show(dots((1, 0))) is False
-
-    # 0.5 s after the failure, then each wait doubles, up to 30 s.
-    assert wire.opened_at[1:] == [10.5, 11.5, 13.5, 17.5, 25.5, 41.5, 71.5, 101.5]
-    assert all(port.cleanup.called for port in wire.ports[:-1])
-
-    wire.plugged = True
-    clock.now = 131.25
-    assert display.show(dots((1, 0))) is False  # not due until 131.5
-    clock.now = 131.5
-    assert display.show(dots((1, 0))) is True
-
-    fresh = wire.ports[-1]
-    assert fresh.mock_calls == [
-        SSD1306_INIT,
-        call.command(CONTRAST, 0xCF),
-        SSD1306_WINDOW,
-        call.data([0] * 1024),
-        call.command(DISPLAY_ON),
-        # luma's initialisation again, then what was wanted meanwhile:
-        call.command(CONTRAST, 40),
-        SSD1306_WINDOW,
-        call.data(ssd1306_bytes({1: 0x01})),
-        call.command(DISPLAY_OFF),
-    ]
-    assert display.fault is None
-    assert display.show(dots((1, 0))) is False
-    assert display_log(caplog) == [
-        ("WARNING", "display on I2C bus 1 at 0x3C unavailable: [Errno 121] Remote I/O error"),
-        ("INFO", "display back on I2C bus 1 at 0x3C"),
-    ]
-
-
-def test_panel_absent_at_start_does_not_raise_and_is_picked_up(caplog):
-    caplog.set_level(logging.INFO, logger=LOGGER)
-    clock = Clock(0.0)
-    opener = Mock(side_effect=DeviceNotFoundError("I2C device not found: /dev/i2c-1"))
-
-    display = LumaDisplay("ssd1306", opener, where="I2C bus 1 at 0x3C", clock=clock)
-
-    assert str(display.fault) == (
-        "display on I2C bus 1 at 0x3C unavailable: I2C device not found: /dev/i2c-1"
-    )
-    assert display.show(dots((0, 0))) is False
-
-    port = mock_port()
-    opener.side_effect = None
-    opener.return_value = port
-    clock.now = 0.5
-    assert display.show(dots((0, 0))) is True
-    assert port.mock_calls[0] == SSD1306_INIT
-    assert port.mock_calls[-1] == call.data(ssd1306_bytes({0: 0x01}))
-    assert display_log(caplog) == [
-        ("WARNING", "display on I2C bus 1 at 0x3C unavailable: I2C device not found: /dev/i2c-1"),
-        ("INFO", "display back on I2C bus 1 at 0x3C"),
-    ]
-
-
-def test_luma_i2c_translates_a_silent_address_and_we_name_the_bus():
-    smbus = Mock(spec=["write_i2c_block_data"])
-    smbus.write_i2c_block_data.side_effect = OSError(errno.EREMOTEIO, "Remote I/O error")
-
-    display = LumaDisplay(
-        "ssd1306", lambda: i2c(bus=smbus, address=0x3C), where="I2C bus 1 at 0x3C"
-    )
-
-    assert isinstance(display.fault, DeviceUnavailable)
-    assert str(display.fault) == (
-        "display on I2C bus 1 at 0x3C unavailable: I2C device not found on address: 0x3C"
-    )
-
-
-def test_fake_unplug_and_plug_run_the_same_recovery(caplog):
-    caplog.set_level(logging.INFO, logger=LOGGER)
-    clock = Clock(0.0)
-    display = FakeDisplay(contrast=100, clock=clock)
-    display.show(dots((0, 0)))
-
-    display.unplug()
-    assert display.show(dots((5, 5))) is False
-    display.sleep()
-    clock.now = 0.4
-    display.plug()
-    assert display.show(dots((5, 5))) is False  # the retry is not due yet
-
-    clock.now = 0.5
-    assert display.show(dots((5, 5))) is True
-    assert display.last_image.tobytes() == dots((5, 5)).tobytes()
-    assert (display.contrast_level, display.asleep) == (100, True)
-    assert display_log(caplog) == [
-        ("WARNING", "display on fake panel unavailable: [Errno 121] Remote I/O error"),
-        ("INFO", "display back on fake panel"),
-    ]
-
-
-def test_fake_absent_at_start_is_picked_up():
-    clock = Clock(0.0)
-    display = FakeDisplay(plugged=False, clock=clock)
-    assert display.fault is not None
-
-    display.plug()
-    clock.now = 0.5
-    display.contrast(7)
-
-    assert display.fault is None
-    assert display.contrast_level == 7
-    assert display.frames == []
-
-
-# build_display: defaults from the reference wiring, and exact errors.
-
-
-def test_defaults_are_an_ssd1306_on_i2c_bus_1_at_0x3c():
-    port = mock_port()
-    with patch("hw.display.i2c", return_value=port) as opener:
-        display = build_display({})
-
-    opener.assert_called_once_with(port=1, address=0x3C)
-    assert isinstance(display.device, ssd1306)
-    assert display.where == "I2C bus 1 at 0x3C"
-    assert port.mock_calls[0] == SSD1306_INIT
-    assert port.mock_calls[-1] == call.command(CONTRAST, 255)
-
-
-def test_spi_uses_the_reference_pins_and_4_mhz():
-    port = mock_port()
-    with patch("hw.display.spi", return_value=port) as opener:
-        display = build_display({"driver": "sh1106", "interface": "spi", "rotate": 2})
-
-    opener.assert_called_once_with(
-        port=0, device=0, bus_speed_hz=4_000_000, gpio_DC=16, gpio_RST=20
-    )
-    assert isinstance(display.device, sh1106)
-    assert display.device.rotate == 2
-    assert display.where == "SPI port 0 device 0"
-
-
-def test_dummy_is_luma_dummy_in_mode_1_on_a_noop_port():
-    with patch("hw.display.noop", wraps=noop) as opener:
-        display = build_display({"driver": "dummy", "contrast": 9})
-
-    opener.assert_called_once_with()
-    assert isinstance(display.device, dummy)
-    display.show(dots((0, 0)))
-    assert display.device.image.mode == "1"
-    assert display.device.image.getpixel((0, 0)) == 255
-
-
-def test_fake_driver_is_the_shipped_fake():
-    display = build_display({"driver": "fake", "contrast": 9})
-
-    assert isinstance(display, FakeDisplay)
-    assert display.contrast_level == 9
-
-
-ACCEPTED_KEYS = (
-    "driver, interface, i2c_port, i2c_address, spi_port, spi_device, spi_speed_hz,"
-    " gpio_dc, gpio_rst, rotate, contrast"
-)
-
-
-@pytest.mark.parametrize(
-    ("settings", "message"),
-    [
-        (
-            {"driver": "ssd1305"},
-            "display setting 'driver' must be one of"
-            " 'ssd1306', 'sh1106', 'ssd1309', 'dummy', 'fake', not 'ssd1305'",
-        ),
-        (
-            {"interface": "usb"},
-            "display setting 'interface' must be one of 'i2c', 'spi', not 'usb'",
-        ),
-        ({"rotate": 1}, "display setting 'rotate' must be one of 0, 2, not 1"),
-        ({"rotate": 0.0}, "display setting 'rotate' must be one of 0, 2, not 0.0"),
-        (
-            {"contrast": 256},
-            "display setting 'contrast' must be an integer from 0 to 255, not 256",
-        ),
-        (
-            {"i2c_address": "0x3C"},
-            "display setting 'i2c_address' must be an integer from 0x08 to 0x77, not '0x3C'",
-        ),
-        (
-            {"i2c_port": True},
-            "display setting 'i2c_port' must be an integer from 0 to 255, not True",
-        ),
-        (
-            {"spi_speed_hz": 10_000_000},
-            "display setting 'spi_speed_hz' must be one of"
-            " 500000, 1000000, 2000000, 4000000, 8000000, not 10000000",
-        ),
-        (
-            {"gpio_rst": 40},
-            "display setting 'gpio_rst' must be an integer from 0 to 27, not 40",
-        ),
-        (
-            {"i2c_adress": 0x3D, "colour": "blue"},
-            f"unknown display setting 'colour', 'i2c_adress'; accepted: {ACCEPTED_KEYS}",
-        ),
-    ],
-)
-def test_config_errors_name_the_key_and_the_accepted_values(settings, message):
-    with pytest.raises(ConfigError) as refused:
-        build_display(settings)
-
-    assert str(refused.value) == message
-    assert isinstance(refused.value, ValueError)
-
-
-def test_defaults_follow_the_reference_wiring():
-    assert DEFAULTS == {
-        "driver": "ssd1306",
-        "interface": "i2c",
-        "i2c_port": 1,
-        "i2c_address": 0x3C,
-        "spi_port": 0,
-        "spi_device": 0,
-        "spi_speed_hz": 4_000_000,
-        "gpio_dc": 16,
-        "gpio_rst": 20,
-        "rotate": 0,
-        "contrast": 255,
-    }

@@ -19,7 +19,7 @@ from luma.core.device import dummy
 from luma.core.render import canvas
 from PIL import Image, ImageDraw
 
-from firmware_app.font import (
+from firmware_app.words.font import (
     FONT_DIR,
     FontFormatError,
     Glyph,

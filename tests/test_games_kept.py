@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from firmware_app.autopilot import new_game_script
-from firmware_app.cli import main
+from firmware_app.cli.main import main
+from firmware_app.flows.pingwiny.turn import More, TurnMenu
 from firmware_app.flows.start import ago
-from firmware_app.flows.turn import More, TurnMenu
-from firmware_app.headless import Headless
-from firmware_app.i18n import Translator
+from firmware_app.runners.autopilot import new_game_script
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.screens import Notice
+from firmware_app.words.i18n import Translator
 
 MINUTE = 60.0
 

@@ -11,8 +11,8 @@ import pytest
 from PIL import Image, ImageChops
 from screen_helpers import choose
 
-from firmware_app.autopilot import new_game_script
-from firmware_app.headless import Headless
+from firmware_app.runners.autopilot import new_game_script
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.screens import Notice
 
 GOLDEN = Path(__file__).parent / "golden" / "screens"

@@ -8,8 +8,8 @@ vanishes and returns, as a USB-serial adapter does.
 from test_rfid_pty import QUICK, Pty
 
 from firmware_app.app import App
-from firmware_app.journal import Journal
 from firmware_app.loop import Loop
+from firmware_app.store.journal import Journal
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.rdm6300 import encode

@@ -1,6 +1,6 @@
 """Polish and English on the panel: the catalogue matches the code and fits the screen.
 
-The message ids are read from the source by ``firmware_app.i18n_extract``
+The message ids are read from the source by ``firmware_app.words.i18n_extract``
 (literal ``t("…")`` calls and the tables passed to ``t`` indirectly), so a
 new screen text without its Polish translation, or a translation whose text
 left the code, fails here. Every message is drawn-checked against the small
@@ -20,13 +20,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from screen_helpers import choose
 
-from firmware_app.flows.end import DECIDED
-from firmware_app.flows.help import LOCATION_HELP, PAGES
-from firmware_app.flows.turn import EXTRAS
-from firmware_app.font import small
-from firmware_app.headless import Headless
-from firmware_app.i18n import LANGUAGES, LOCALE_DIR, Translator, parse_po
-from firmware_app.i18n_extract import (
+from firmware_app.flows.pingwiny.help import LOCATION_HELP, PAGES
+from firmware_app.flows.pingwiny.turn import EXTRAS
+from firmware_app.flows.shared.end import DECIDED
+from firmware_app.runners.headless import Headless
+from firmware_app.ui.canvas import WIDTH, Canvas
+from firmware_app.words.font import small
+from firmware_app.words.i18n import LANGUAGES, LOCALE_DIR, Translator, parse_po
+from firmware_app.words.i18n_extract import (
     PACKAGE_DIR,
     Extraction,
     Extractor,
@@ -37,7 +38,6 @@ from firmware_app.i18n_extract import (
     po_entry,
     po_quote,
 )
-from firmware_app.ui.canvas import WIDTH, Canvas
 from rules.colours import TYPES
 from rules.errors import RulesError
 from rules.messages import MESSAGES, NAMES, text
@@ -390,7 +390,7 @@ msgstr ""
 "Language: pl\n"
 "Content-Type: text/plain; charset=UTF-8\n"
 
-#: firmware_app/flows/help.py:49
+#: firmware_app/flows/pingwiny/help.py:49
 #, python-brace-format
 msgid ""
 "Take a mission from above the board, "
@@ -522,9 +522,9 @@ def test_the_start_screen_follows_the_language_chosen_in_settings(sim):
 
 
 def test_the_data_files_labels_are_the_ones_the_screens_translate(demo):
-    from firmware_app.catalogue_files import load_popiel
-    from firmware_app.i18n import DATA_LABELS, data_label
-    from firmware_app.i18n import Translator as Words
+    from firmware_app.store.catalogue_files import load_popiel
+    from firmware_app.words.i18n import DATA_LABELS, data_label
+    from firmware_app.words.i18n import Translator as Words
 
     assert {demo.label, load_popiel(demo=True).demo_label} == set(DATA_LABELS)
     polish = Words("pl")

@@ -1,12 +1,11 @@
-"""The install path: the script's plan for each configuration, its runs, and the docs.
+"""The install path: the script's plan for each configuration, and its runs.
 
 ``systemd/install.sh`` decides what to install from the configuration, so
 its dry-run plan is asserted for every example of ``docs/configuration.md``,
 on 64-bit and 32-bit Raspberry Pi OS and on plain Debian. Real runs happen
 inside a temporary root with the system commands replaced by logging
-stand-ins. Every TOML snippet of the docs is loaded with the configuration
-checker, so the docs name only what the daemon accepts. The end-to-end run on
-an emulated arm64 Debian is ``systemd/check-arm64.sh``, outside this suite.
+stand-ins. The end-to-end run on an emulated arm64 Debian is
+``systemd/check-arm64.sh``, outside this suite.
 """
 
 import os
@@ -17,23 +16,14 @@ import subprocess
 import sys
 import textwrap
 import tomllib
-import types
 from pathlib import Path
 
 import pytest
+from install_helpers import REPO, toml_snippets
 
-from firmware_app.config import load_config
-from hw.buttons import build_buttons
-from hw.display import build_display
-from hw.errors import DeviceUnavailable
-from hw.rfid.rc522_reader import MissingLibrary, Rc522Reader
-
-REPO = Path(__file__).resolve().parent.parent
 INSTALL = REPO / "systemd" / "install.sh"
-NEEDS = REPO / "systemd" / "config_needs.py"
 UNIT = REPO / "systemd" / "tableside.service"
 EXAMPLE = REPO / "docs" / "tableside.example.toml"
-DOCS = [REPO / "wiring.md", REPO / "docs" / "install.md", REPO / "docs" / "configuration.md"]
 BASH = shutil.which("bash") or "/bin/bash"
 I2C_LINE = "dtparam=i2c_arm=on,i2c_baudrate=400000"
 BASE = "python3-venv i2c-tools"
@@ -46,57 +36,6 @@ STICK_FILES = {
     "tableside-stick": "usr/local/libexec/tableside-stick",
     "tableside-tmpfiles.conf": "etc/tmpfiles.d/tableside.conf",
 }
-
-sys.path.insert(0, str(NEEDS.parent))
-from config_needs import needs  # noqa: E402  (a script, not a package)
-
-# --- the docs' snippets ------------------------------------------------------------------
-
-
-def toml_snippets(path: Path) -> list[tuple[str, str]]:
-    """Every fenced TOML block of ``path`` (indented ones too), with the bold title above it."""
-    text = path.read_text(encoding="utf-8")
-    found = []
-    for match in re.finditer(r"^( *)```toml\n(.*?)^\1```", text, re.MULTILINE | re.DOTALL):
-        indent = len(match.group(1))
-        body = "".join(line[indent:] for line in match.group(2).splitlines(keepends=True))
-        titles = re.findall(r"^\*\*(.+?)\*\*", text[: match.start()], re.MULTILINE)
-        found.append((titles[-1] if titles else "", body))
-    return found
-
-
-def inline_settings(path: Path) -> list[str]:
-    """Settings written in the prose as `[table] key = value`."""
-    return re.findall(r"`(\[\w+\] \w+ = [^`]+)`", path.read_text(encoding="utf-8"))
-
-
-SNIPPETS = [
-    pytest.param(body, id=f"{path.name}:{n}")
-    for path in DOCS
-    for n, (_, body) in enumerate(toml_snippets(path))
-] + [
-    pytest.param(line.replace("] ", "]\n", 1), id=f"{path.name}:{line}")
-    for path in DOCS
-    for line in inline_settings(path)
-]
-
-
-def test_the_docs_have_snippets_where_expected() -> None:
-    counted = {path.name: len(toml_snippets(path)) for path in DOCS}
-    assert counted["wiring.md"] >= 4
-    assert counted["configuration.md"] >= 8
-    assert len(inline_settings(REPO / "wiring.md")) >= 3
-
-
-@pytest.mark.parametrize("snippet", SNIPPETS)
-def test_every_docs_snippet_loads(snippet: str, tmp_path: Path) -> None:
-    path = tmp_path / "tableside.toml"
-    path.write_text(snippet, encoding="utf-8")
-    config = load_config(path, environ={"TABLESIDE_STATE_DIR": str(tmp_path)})
-    # The install script reads the same file for what it needs; both must agree.
-    spi_panel = config.display["interface"] == "spi" and config.display["driver"] != "fake"
-    uses_spi = spi_panel or config.reader["driver"] == "rc522-spi"
-    assert needs(tomllib.loads(snippet)) == (["spi"] if uses_spi else [])
 
 
 # --- the plan, for each configuration ----------------------------------------------------
@@ -468,7 +407,7 @@ def test_running_twice_installs_once_and_keeps_the_owners_edits(
     assert (pi_root / STICK_FILES["tableside-stick"]).stat().st_mode & stat.S_IXUSR
     # pip was given a copy of the shipped files, which is gone; the checkout is untouched.
     copied = (tmp_path / "commands.log.copy").read_text().splitlines()
-    assert "./firmware_app/daemon.py" in copied
+    assert "./firmware_app/runners/daemon.py" in copied
     assert "./pyproject.toml" in copied
     assert not [name for name in copied if "__pycache__" in name or name.startswith("./tests")]
     assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("tableside-build.*"))
@@ -496,13 +435,13 @@ def test_an_update_reinstalls_from_the_changed_checkout(
     checkout: Path, pi_root: Path, tmp_path: Path, stand_ins: str
 ) -> None:
     assert install(checkout, pi_root, "--force", path=stand_ins).returncode == 0
-    (checkout / "firmware_app" / "splash.bin").unlink()  # upstream removed a file
+    (checkout / "firmware_app" / "runners" / "splash.bin").unlink()  # upstream removed a file
     log = tmp_path / "commands.log"
     log.unlink()
     update = install(checkout, pi_root, "--force", path=stand_ins)
     assert update.returncode == 0, update.stderr
     assert "pip install --upgrade COPY[pi]" in log.read_text().splitlines()
-    assert "./firmware_app/splash.bin" not in (tmp_path / "commands.log.copy").read_text()
+    assert "./firmware_app/runners/splash.bin" not in (tmp_path / "commands.log.copy").read_text()
     assert "no reboot needed; Tableside is (re)started" in update.stdout
     assert log.read_text().splitlines()[-1] == "systemctl restart tableside.service"
 
@@ -550,52 +489,3 @@ def test_root_owned_build_folders_of_earlier_installs_leave_the_checkout(
     assert not (checkout / "build").exists()
     assert not (checkout / "tableside.egg-info").exists()
     assert mine.exists()
-
-
-# --- what a missing library says -------------------------------------------------------
-
-
-def test_rc522_without_spidev_names_the_install_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "spidev", None)
-    with pytest.raises(MissingLibrary, match=r"sudo systemd/install\.sh --with spi$"):
-        Rc522Reader.open()
-
-
-def test_an_spi_panel_without_its_libraries_names_the_install_step(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    for module in ("RPi", "RPi.GPIO", "spidev"):
-        monkeypatch.setitem(sys.modules, module, None)
-    display = build_display({"driver": "ssd1309", "interface": "spi"})
-    assert [record.getMessage() for record in caplog.records] == [
-        "display on SPI port 0 device 0 unavailable: "
-        "import of RPi.GPIO halted; None in sys.modules; "
-        "an SPI panel needs spidev and RPi.GPIO: sudo systemd/install.sh --with spi"
-    ]
-    display.close()
-
-
-def test_an_spi_panel_whose_gpio_chip_cannot_open_is_unavailable(
-    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
-) -> None:
-    """What rpi-lgpio raises without a usable /dev/gpiochip (seen in the emulated check)."""
-    lgpio = types.ModuleType("lgpio")
-    lgpio.error = type("error", (Exception,), {})
-    monkeypatch.setitem(sys.modules, "lgpio", lgpio)
-
-    def no_chip(**options: object) -> None:
-        raise lgpio.error("'can not open gpiochip'")
-
-    monkeypatch.setattr("luma.core.interface.serial.spi", no_chip)
-    display = build_display({"driver": "ssd1309", "interface": "spi"})
-    assert [record.getMessage() for record in caplog.records] == [
-        "display on SPI port 0 device 0 unavailable: "
-        "[Errno 19] the DC and RST lines: 'can not open gpiochip'"
-    ]
-    display.close()
-
-
-def test_buttons_without_lgpio_name_the_install_step(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "lgpio", None)
-    with pytest.raises(DeviceUnavailable, match=r"\(lgpio, .*: sudo systemd/install\.sh\)$"):
-        build_buttons({"pin_factory": "lgpio"})

@@ -15,15 +15,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_app import journal as journal_module
-from firmware_app.catalogue_files import load
-from firmware_app.journal import (
-    APPLICATION_ID,
-    FinishedGame,
-    Journal,
-    JournalError,
-    UnfinishedGame,
-)
+from firmware_app.store import journal as journal_module
+from firmware_app.store.catalogue_files import load
+from firmware_app.store.faults import JournalError
+from firmware_app.store.journal import APPLICATION_ID, Journal
+from firmware_app.store.listings import FinishedGame, UnfinishedGame
 from rules.pingwiny.options import Options
 from rules.record import game_of, new_record, replay
 

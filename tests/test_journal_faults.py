@@ -29,13 +29,14 @@ from pathlib import Path
 import pytest
 
 from firmware_app.app import App
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.backups import Backups, newest
-from firmware_app.daemon import tell_start
-from firmware_app.headless import Headless
-from firmware_app.journal import Journal, StorageError
 from firmware_app.loop import Loop
-from firmware_app.recovery import open_journal
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.daemon import tell_start
+from firmware_app.runners.headless import Headless
+from firmware_app.store.faults import StorageError
+from firmware_app.store.journal import Journal
+from firmware_app.store.recovery import open_journal
+from firmware_app.store.rolling_backups import Backups, newest
 from firmware_app.ui.screens import Notice
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay

@@ -4,9 +4,9 @@ import errno
 
 import pytest
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.headless import Headless
-from firmware_app.parts import build_part, fix_for
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless
+from firmware_app.runners.parts import build_part, fix_for
 from firmware_app.status import play_status
 from hw.errors import ConfigError, DeviceUnavailable
 

@@ -12,11 +12,11 @@ import re
 
 import pytest
 
-from firmware_app import catalogue_files
-from firmware_app.autopilot import Autopilot
-from firmware_app.flows.turn import TurnMenu
-from firmware_app.headless import Headless
+from firmware_app.flows.pingwiny.turn import TurnMenu
+from firmware_app.runners.autopilot import Autopilot
+from firmware_app.runners.headless import Headless
 from firmware_app.session import Session
+from firmware_app.store import catalogue_files
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Menu, Notice
 from hw.buzzer import DRIVERS as BUZZER_DRIVERS

@@ -9,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from positions import play
 
-from firmware_app.catalogue_files import load_popiel
-from firmware_app.cli import main
+from firmware_app.cli.main import main
+from firmware_app.store.catalogue_files import load_popiel
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.popiel.game import KINDS, PopielGame, PopielOptions
 from rules.popiel.state import PopielState

@@ -4,8 +4,8 @@ import random
 
 from screen_helpers import choose
 
-from firmware_app.flows.popiel import turn_screen
-from firmware_app.headless import Headless
+from firmware_app.flows.popiel.play import turn_screen
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.screens import Notice, NumberEntry
 from rules.record import replay
 
@@ -85,9 +85,9 @@ def test_the_table_is_told_to_move_the_pawn_and_flip_the_marker(tmp_path):
 
 
 def test_the_table_is_told_to_refill_the_draw_spaces_only_while_the_stack_lasts():
-    from firmware_app.catalogue_files import load_popiel
-    from firmware_app.flows.popiel import event_lines
-    from firmware_app.i18n import Translator
+    from firmware_app.flows.popiel.play import event_lines
+    from firmware_app.store.catalogue_files import load_popiel
+    from firmware_app.words.i18n import Translator
     from rules.popiel.game import PopielGame, PopielOptions
 
     t = Translator("en")

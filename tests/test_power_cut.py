@@ -11,7 +11,7 @@ daemon's half: it commits before it acknowledges, every state a kill can
 leave the files in starts again, and a restart carries on from exactly
 where the journal stood: every action, setting and enrolled tag kept.
 
-How. Each life is the real daemon: ``firmware_app.cli.main(["run", ...])``
+How. Each life is the real daemon: ``firmware_app.cli.main.main(["run", ...])``
 in a process forked from the test (so the imports are already done and a
 life starts in tens of milliseconds), with its configuration naming gpiozero's
 mock pin factory (gpiozero's default in the test, inherited by the fork) for the
@@ -58,8 +58,8 @@ import pytest
 from pins import mock_pins
 from test_rfid_pty import Pty
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.recovery import close_journal, open_journal
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.ui.screens import Notice
 from hw.buttons import REFERENCE_PINS
 from hw.rfid.rdm6300 import encode
@@ -75,11 +75,11 @@ LATE_WINDOW = (0.0, 0.1)  # seconds after the first acknowledgement: about one a
 # What a life imports, loaded once before the forks, so that each life starts in
 # tens of milliseconds (a fork shares the parent's modules).
 PRELOADED = (
-    "firmware_app.daemon",
+    "firmware_app.runners.daemon",
     "firmware_app.app",
-    "firmware_app.flows.turn",
-    "firmware_app.flows.cards",
-    "firmware_app.flows.settings",
+    "firmware_app.flows.pingwiny.turn",
+    "firmware_app.flows.shared.cards",
+    "firmware_app.flows.shared.settings",
     "luma.oled.device",
     "hw.rfid.rdm6300_reader",
     "hw.buzzer",
@@ -153,7 +153,7 @@ class Ticks:
 def _life(config: Path, pty_master: int, acks: Connection, life: int, suicidal: bool) -> None:
     """One life: ``tableside run`` with a player thread pressing its mock pins."""
     import firmware_app.loop
-    from firmware_app.cli import main
+    from firmware_app.cli.main import main
 
     ticks, started = Ticks(), threading.Event()
     found = {}

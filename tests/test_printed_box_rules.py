@@ -268,7 +268,7 @@ def _acting(game, s):
 
 
 def test_catalogue_check_takes_a_rainbow_cost_and_several_type_missions(tmp_path):
-    from firmware_app import catalogue_files
+    from firmware_app.store import catalogue_files
 
     owner = tmp_path / "owner.toml"
     owner.write_text(

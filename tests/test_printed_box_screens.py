@@ -7,12 +7,12 @@ import tomllib
 import pytest
 from test_teaching import OWN_ADVANCED, own_game, teach_first_card
 
-from firmware_app import catalogue_files
-from firmware_app.autopilot import Autopilot
-from firmware_app.flows.effect_words import CHOICES
-from firmware_app.flows.teach import CostEntry, TypePicker
-from firmware_app.flows.turn import card_line, status_lines
-from firmware_app.headless import Headless
+from firmware_app.flows.pingwiny.turn import card_line, status_lines
+from firmware_app.flows.shared.effect_words import CHOICES
+from firmware_app.flows.shared.teach import CostEntry, TypePicker
+from firmware_app.runners.autopilot import Autopilot
+from firmware_app.runners.headless import Headless
+from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import Menu, Notice
 from rules.colours import COLOURS, DIFFERENT
 from rules.record import replay

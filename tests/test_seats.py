@@ -4,11 +4,11 @@ import pytest
 from screen_helpers import choose
 
 from firmware_app.app import App
-from firmware_app.config import load_config
-from firmware_app.flows.seats import MOUSE_COLOURS
-from firmware_app.flows.turn import TurnMenu
-from firmware_app.headless import Headless
-from firmware_app.journal import Journal
+from firmware_app.flows.pingwiny.turn import TurnMenu
+from firmware_app.flows.shared.seats import MOUSE_COLOURS
+from firmware_app.runners.headless import Headless
+from firmware_app.store.config import load_config
+from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import WHEEL, LetterEntry, Notice
 from rules.record import replay
 

@@ -3,9 +3,9 @@
 import json
 
 from firmware_app.app import App
-from firmware_app.cli import main
-from firmware_app.headless import Headless
-from firmware_app.journal import Journal
+from firmware_app.cli.main import main
+from firmware_app.runners.headless import Headless
+from firmware_app.store.journal import Journal
 
 
 def stored_language(folder, language: str) -> None:

@@ -2,7 +2,7 @@
 
 import os
 
-from firmware_app.splash import SPLASH, draw_splash, splash
+from firmware_app.runners.splash import SPLASH, draw_splash, splash
 
 
 def test_the_splash_bytes_are_what_the_font_draws():

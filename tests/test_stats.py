@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from stats_helpers import finish, known_games
 
-from firmware_app.cli import main
-from firmware_app.journal import Journal
-from firmware_app.results import csv_text, import_record, score_app_json, write_results
-from firmware_app.stats import Stats
+from firmware_app.cli.main import main
+from firmware_app.store.journal import Journal
+from firmware_app.store.statistics import Stats
+from firmware_app.transfer.results import csv_text, import_record, score_app_json, write_results
 
 
 @pytest.fixture
@@ -145,8 +145,8 @@ def test_the_score_app_json_lists_players_games_and_plays(stats):
 
 def played_record(tmp_path: Path) -> Path:
     """A whole game played on the app and exported: a real record to import."""
-    from firmware_app.autopilot import Autopilot, new_game_script
-    from firmware_app.headless import Headless
+    from firmware_app.runners.autopilot import Autopilot, new_game_script
+    from firmware_app.runners.headless import Headless
 
     sim = Headless(tmp_path / "box", language="en", seed=3)
     for line in new_game_script(2):

@@ -12,9 +12,9 @@ from PIL import Image, ImageChops
 from screen_helpers import choose
 from stats_helpers import known_games
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.flows.score_chart import round_scores
-from firmware_app.headless import Headless
+from firmware_app.flows.shared.score_chart import round_scores
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless
 
 GOLDEN = Path(__file__).parent / "golden" / "screens"
 

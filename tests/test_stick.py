@@ -8,10 +8,10 @@ from screen_helpers import choose
 from stats_helpers import finish, known_games
 from stick_helpers import FakeUnit, screen_text, wait_for, watch
 
-from firmware_app.backup import find_backup
-from firmware_app.flows.stats import open_stats
-from firmware_app.headless import Headless
-from firmware_app.stick import MOUNTED, RELEASE
+from firmware_app.flows.shared.stats import open_stats
+from firmware_app.runners.headless import Headless
+from firmware_app.transfer.box_backup import find_backup
+from firmware_app.transfer.stick import MOUNTED, RELEASE
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ import pytest
 from stats_helpers import known_games
 from stick_helpers import screen_text, wait_for, watch
 
-from firmware_app.headless import Headless
-from firmware_app.stick import MOUNTED, write_stick_results
+from firmware_app.runners.headless import Headless
+from firmware_app.transfer.stick import MOUNTED, write_stick_results
 
 SCRIPT = Path(__file__).resolve().parents[1] / "systemd" / "tableside-stick"
 OWNER = "nobody"  # stands for the tableside user: the written folder must become theirs

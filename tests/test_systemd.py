@@ -24,7 +24,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware_app.systemd_notify import Notifier
+from firmware_app.runners.systemd_notify import Notifier
 
 REPO = Path(__file__).resolve().parent.parent
 UNIT = REPO / "systemd" / "tableside.service"
@@ -245,7 +245,7 @@ def test_a_full_queue_does_not_block_the_main_loop(
 SIGTERM_CHILD = textwrap.dedent(
     """
     import signal, sys
-    from firmware_app.systemd_notify import exit_on_sigterm
+    from firmware_app.runners.systemd_notify import exit_on_sigterm
 
     exit_on_sigterm()
     try:

@@ -7,10 +7,10 @@ import tomllib
 import pytest
 
 import rules.players
-from firmware_app import catalogue_files
-from firmware_app.autopilot import Autopilot
-from firmware_app.flows.teach import CardTeacher, CostEntry
-from firmware_app.headless import Headless
+from firmware_app.flows.shared.teach import CardTeacher, CostEntry
+from firmware_app.runners.autopilot import Autopilot
+from firmware_app.runners.headless import Headless
+from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import LetterEntry, Menu, Notice, NumberEntry
 from rules.catalogue import Catalogue, merge
 from rules.catalogue.teaching import refusal, unnamed_cards
@@ -387,7 +387,7 @@ def test_a_value_saved_just_before_a_power_cut_is_filled_in_on_resume(tmp_path):
 
 
 def test_a_second_unknown_tag_replaces_the_first_and_no_empty_menu_opens(tmp_path):
-    from firmware_app.flows.cards import TagMenu
+    from firmware_app.flows.shared.cards import TagMenu
 
     sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
     sim.tag("0A0A0A0A")

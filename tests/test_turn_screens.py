@@ -3,9 +3,9 @@
 import pytest
 
 from firmware_app.app import App
-from firmware_app.flows.turn import Headquarters, TurnMenu
-from firmware_app.journal import Journal
+from firmware_app.flows.pingwiny.turn import Headquarters, TurnMenu
 from firmware_app.session import Session
+from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import Menu, Notice
 from rules.actions import Action
 from rules.pingwiny.options import Options
@@ -164,7 +164,7 @@ def test_undo_says_what_it_undid_in_words(app):
 
 
 def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
-    from firmware_app.flows.advanced import choose_action
+    from firmware_app.flows.pingwiny.advanced import choose_action
 
     journal = Journal(tmp_path / "advanced.sqlite")
     try:

@@ -3,10 +3,10 @@
 import pytest
 
 import rules.players
-from firmware_app.autopilot import Autopilot
-from firmware_app.flows.turn import TurnMenu
-from firmware_app.flows.virtual import VirtualStep
-from firmware_app.headless import Headless
+from firmware_app.flows.pingwiny.turn import TurnMenu
+from firmware_app.flows.pingwiny.virtual import VirtualStep
+from firmware_app.runners.autopilot import Autopilot
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.screens import Notice
 from rules.record import replay
 from tests.test_seats import choose, labels, title, to_the_family_seats
@@ -181,7 +181,7 @@ def test_a_whole_game_with_only_virtual_seats_through_the_buttons(sim):
 
 
 def test_at_a_table_that_draws_for_real_the_humans_enter_what_the_virtual_player_drew(tmp_path):
-    from firmware_app.flows.virtual import carry_out
+    from firmware_app.flows.pingwiny.virtual import carry_out
     from firmware_app.ui.screens import ColourEntry
     from rules.actions import Action
 
@@ -227,7 +227,7 @@ def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
 def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, variant, language):
     """The step and hint lines for every legal action where a player chooses, including
     the moves that name no spot (``move hq``, which once broke the hint) and blockades."""
-    from firmware_app.flows.virtual import describe, reason
+    from firmware_app.flows.pingwiny.virtual import describe, reason
     from firmware_app.session import Session
     from rules.pingwiny.options import Options
     from rules.players import decides
@@ -261,7 +261,7 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
 
 
 def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budget(sim, monkeypatch):
-    from firmware_app.flows import virtual
+    from firmware_app.flows.pingwiny import virtual
 
     start(sim, ["Virtual: Strong", "Plays at the table"])
     until_virtual(sim, Autopilot(sim, seed=2))
@@ -281,7 +281,7 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     replaces it when the search is done, without a press."""
     from itertools import count
 
-    from firmware_app.flows import virtual
+    from firmware_app.flows.pingwiny import virtual
 
     shown = []
     real_think = virtual.think

@@ -9,10 +9,15 @@ daemon would carry on with the settings it read before.
 import time
 from pathlib import Path
 
-from firmware_app.backup import BackupError, check_backup, find_backup, make_backup, restore
-from firmware_app.cli import CommandError
-from firmware_app.config import CATALOGUE, load_config
-from firmware_app.results_cli import state_dir
+from firmware_app.cli.common import CommandError, state_dir
+from firmware_app.store.config import CATALOGUE, load_config
+from firmware_app.transfer.box_backup import (
+    BackupError,
+    check_backup,
+    find_backup,
+    make_backup,
+    restore,
+)
 
 
 def _paths(args) -> tuple[Path, Path]:

@@ -17,6 +17,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from firmware_app.cli.common import CommandError, UsageError, add_arguments
+
 # Each command imports what it needs inside its function: ``tableside run``
 # must draw its first frame before the rules engine and the card catalogue
 # are loaded, which on a Zero 2 W takes a noticeable part of a second. For
@@ -31,17 +33,9 @@ INTERRUPTED = 130  # 128 + SIGINT
 HEADLESS_SEED = 1  # a script's draws are the same every run unless --seed says otherwise
 
 
-class CommandError(Exception):
-    """An expected failure: reported as one line, exit status 1."""
-
-
-class UsageError(CommandError):
-    """Options that do not go together: reported as one line, exit status 2 (as argparse)."""
-
-
 def expected_problems(error: Exception) -> list[str] | None:
     """What an expected error is reported as, one item per problem; ``None`` for a bug."""
-    from firmware_app.journal import JournalError
+    from firmware_app.store.faults import JournalError
     from hw.errors import HardwareError
     from rules.catalogue import CatalogueError
     from rules.errors import RulesError
@@ -87,7 +81,7 @@ def _is_record(document: dict) -> bool:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from firmware_app.score_sheet import demo_label, game_text, player_names
+    from firmware_app.words.score_sheet import demo_label, game_text, player_names
     from rules.record import RecordError, replay
 
     record = _read_json(args.record)
@@ -121,8 +115,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    from firmware_app import catalogue_files
-    from firmware_app.score_sheet import sheet_text
+    from firmware_app.store import catalogue_files
+    from firmware_app.words.score_sheet import sheet_text
     from rules.pingwiny.position import PositionError, score_position
 
     position = _read_json(args.position)
@@ -149,7 +143,7 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_catalogue_check(args: argparse.Namespace) -> int:
-    from firmware_app import catalogue_files
+    from firmware_app.store import catalogue_files
 
     return catalogue_files.check_command(args.files, sys.stdout)
 
@@ -158,7 +152,7 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     """A whole game of normal-level virtual players on the demo deck; write its record."""
     import json
 
-    from firmware_app import catalogue_files
+    from firmware_app.store import catalogue_files
     from rules.pingwiny.options import Options
     from rules.players import play
     from rules.record import VARIANTS, new_record
@@ -183,7 +177,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def _run_daemon(config: str | None, first_frame: bool) -> int:
-    from firmware_app.daemon import run
+    from firmware_app.runners.daemon import run
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     return run(config, first_frame=first_frame)
@@ -191,11 +185,11 @@ def _run_daemon(config: str | None, first_frame: bool) -> int:
 
 def cmd_sim(args: argparse.Namespace) -> int:
     if not args.headless:
-        from firmware_app.terminal import run_terminal
+        from firmware_app.runners.terminal import run_terminal
 
         return run_terminal(args.state_dir, args.language, args.seed)
-    from firmware_app.headless import ScriptError, run_script
-    from firmware_app.score_sheet import game_text
+    from firmware_app.runners.headless import ScriptError, run_script
+    from firmware_app.words.score_sheet import game_text
 
     if not args.script:
         raise UsageError("sim --headless needs --script FILE")
@@ -223,7 +217,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from firmware_app.demo import write_demo_gif
+    from firmware_app.runners.demo import write_demo_gif
 
     folder = Path(args.gif).parent
     if not folder.is_dir():  # said before a whole game is played
@@ -240,16 +234,16 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_journal(args: argparse.Namespace) -> int:
     """``stats``, ``import`` and ``export``: the commands that read the journal."""
-    from firmware_app import results_cli
+    from firmware_app.cli import results
 
-    return getattr(results_cli, f"cmd_{args.command}")(args)
+    return getattr(results, f"cmd_{args.command}")(args)
 
 
 def cmd_backup(args: argparse.Namespace) -> int:
     """``backup`` and ``restore`` of the whole state."""
-    from firmware_app import backup_cli
+    from firmware_app.cli import backup
 
-    return getattr(backup_cli, f"cmd_{args.command}")(args)
+    return getattr(backup, f"cmd_{args.command}")(args)
 
 
 def parser() -> argparse.ArgumentParser:
@@ -319,8 +313,6 @@ def parser() -> argparse.ArgumentParser:
         "the panel asks for",
     )
     p.set_defaults(run=cmd_demo)
-
-    from firmware_app.results_cli import add_arguments
 
     p = sub.add_parser("export", help="finished games as records, a CSV and a score app's JSON")
     add_arguments(p)

@@ -10,26 +10,14 @@ import sys
 import time
 from pathlib import Path
 
-from firmware_app.cli import CommandError
-from firmware_app.config import load_config
-from firmware_app.journal import Journal, JournalError
-from firmware_app.results import RecordImportError, import_record, overview, write_results
-from firmware_app.stats import Stats
+from firmware_app.cli.common import CommandError, state_dir
+from firmware_app.store.faults import JournalError
+from firmware_app.store.journal import Journal
+from firmware_app.store.statistics import Stats
+from firmware_app.transfer.results import RecordImportError, import_record, overview, write_results
 
 STATS_CACHE = "stats.sqlite"
 VERBS = {"stats": "show", "export": "export"}
-
-
-def add_arguments(parser) -> None:
-    """``--state-dir`` and ``--config``, the two ways to name the journal."""
-    parser.add_argument("--state-dir", help="the folder of the journal (journal.sqlite)")
-    parser.add_argument("--config", help="the configuration file naming the state folder")
-
-
-def state_dir(args) -> Path:
-    if args.state_dir:
-        return Path(args.state_dir)
-    return load_config(args.config).app.state_dir  # a ConfigError is reported as it is
 
 
 def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:

@@ -12,11 +12,13 @@ is one row here and one in ``VARIANTS``, never an edit of the start screen.
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from firmware_app import table_text
-from firmware_app.flows import advanced, advanced_table, end, popiel, turn
-from firmware_app.flows.advanced_setup import AdvancedWizard
-from firmware_app.flows.family_setup import Wizard
+from firmware_app.flows.pingwiny import advanced, advanced_table, turn
+from firmware_app.flows.pingwiny.advanced_setup import AdvancedWizard
+from firmware_app.flows.pingwiny.family_setup import Wizard
+from firmware_app.flows.popiel import play as popiel
+from firmware_app.flows.shared import end
 from firmware_app.ui.screens import Screen
+from firmware_app.words import table_text
 
 
 @dataclass(frozen=True)

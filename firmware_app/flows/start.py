@@ -7,8 +7,8 @@ last played; starting a new game leaves the others as they are.
 """
 
 from firmware_app.flows.games import GAMES
-from firmware_app.flows.settings import settings_menu
-from firmware_app.flows.stats import StatsMenu
+from firmware_app.flows.shared.settings import settings_menu
+from firmware_app.flows.shared.stats import StatsMenu
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
 

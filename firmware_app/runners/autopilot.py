@@ -12,8 +12,8 @@ far, so after a restart it makes exactly the same moves again.
 
 import random
 
-from firmware_app.flows.teach import CostEntry
-from firmware_app.flows.turn import More, TurnMenu
+from firmware_app.flows.pingwiny.turn import More, TurnMenu
+from firmware_app.flows.shared.teach import CostEntry
 from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
 from rules.pingwiny.options import LEVELS

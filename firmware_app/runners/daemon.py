@@ -11,9 +11,9 @@ import logging
 import time
 from contextlib import ExitStack
 
-from firmware_app.config import load_config
-from firmware_app.splash import splash
-from firmware_app.systemd_notify import Notifier, exit_on_sigterm
+from firmware_app.runners.splash import splash
+from firmware_app.runners.systemd_notify import Notifier, exit_on_sigterm
+from firmware_app.store.config import load_config
 from hw.display import build_display
 
 LOG = logging.getLogger("tableside.daemon")
@@ -48,12 +48,12 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     # Imported only now, so that the frame above is not kept waiting for the
     # journal's SQLite, the pin and serial libraries, the rules and the screens.
     from firmware_app.app import App
-    from firmware_app.backups import Backups
-    from firmware_app.flows.stick import StickWatch
+    from firmware_app.flows.shared.stick import StickWatch
     from firmware_app.loop import Loop
-    from firmware_app.parts import Problem, build_part, fix_for
-    from firmware_app.recovery import close_journal, open_journal
-    from firmware_app.stick import StickPort
+    from firmware_app.runners.parts import Problem, build_part, fix_for
+    from firmware_app.store.recovery import close_journal, open_journal
+    from firmware_app.store.rolling_backups import Backups
+    from firmware_app.transfer.stick import StickPort
     from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
     from hw.buzzer import NoBuzzer, build_buzzer
     from hw.rfid import build_reader

@@ -33,8 +33,8 @@ from pathlib import Path
 
 from PIL import Image
 
-from firmware_app.autopilot import Autopilot, new_game_script
-from firmware_app.headless import Headless
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless
 from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Menu, Notice, Screen
 from rules.pingwiny.options import Options

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from firmware_app.app import App
-from firmware_app.journal import Journal
 from firmware_app.loop import Loop
-from firmware_app.score_sheet import demo_label
+from firmware_app.store.journal import Journal
+from firmware_app.words.score_sheet import demo_label
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader

@@ -18,7 +18,7 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
-from firmware_app.files import write_atomically
+from firmware_app.store.atomic import write_atomically
 from rules.catalogue import (
     GAME,
     OWNER_LABEL,

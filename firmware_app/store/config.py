@@ -90,7 +90,7 @@ class AppSettings(NamedTuple):
 
     @property
     def journal(self) -> Path:
-        """The journal file the daemon opens (``firmware_app.journal``)."""
+        """The journal file the daemon opens (``firmware_app.store.journal``)."""
         return self.state_dir / "journal.sqlite"
 
     def setting_defaults(self) -> dict:

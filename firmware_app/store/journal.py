@@ -23,11 +23,12 @@ import os
 import sqlite3
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
-from firmware_app.files import write_atomically
+from firmware_app.store.atomic import write_atomically
+from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault, writable
+from firmware_app.store.listings import FinishedGame, GameResult, UnfinishedGame
 from rules.record import FORMAT
 
 SCHEMA_VERSION = 2
@@ -124,92 +125,6 @@ _SET_SETTING = """INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value"""
 
 
-class JournalError(Exception):
-    """The journal file cannot be used, or a game cannot take what was asked."""
-
-
-# SQLite's primary result codes that mean "the storage refused", not "the file is bad".
-_STORAGE_FAULTS = {13: "full", 8: "read-only", 3: "read-only", 10: "io", 14: "io"}
-
-
-class StorageError(JournalError):
-    """A write did not reach the storage (full, read-only, I/O error); nothing changed.
-
-    ``reason`` is ``"full"``, ``"read-only"`` or ``"io"``: what the panel tells
-    the table. The same write may succeed later, once the fault is gone.
-    """
-
-    def __init__(self, message: str, reason: str) -> None:
-        super().__init__(message)
-        self.reason = reason
-
-
-def writable(path: Path) -> bool:
-    """Whether the journal file (if it exists) and its folder accept writes."""
-    folder = path.absolute().parent
-    return (
-        folder.is_dir()
-        and os.access(folder, os.W_OK)
-        and (not path.exists() or os.access(path, os.W_OK))
-    )
-
-
-def storage_fault(error: BaseException) -> str | None:
-    """``"full"``, ``"read-only"`` or ``"io"`` when ``error`` is the storage refusing."""
-    if isinstance(error, StorageError):
-        return error.reason
-    if isinstance(error, sqlite3.Error):
-        return _STORAGE_FAULTS.get(getattr(error, "sqlite_errorcode", 0) & 0xFF)
-    if isinstance(error, OSError):
-        return {28: "full", 30: "read-only", 13: "read-only"}.get(error.errno, "io")
-    return None
-
-
-@dataclass(frozen=True)
-class FinishedGame:
-    """One line of the list of ended games: enough to show it and pick it.
-
-    ``outcome`` is ``finished`` (``summary`` holds the result) or ``abandoned``
-    (ended from the game menu before its end; ``summary`` is empty).
-    """
-
-    id: int
-    game: str
-    variant: str
-    started: float
-    finished: float
-    summary: dict[str, Any]
-    actions: int
-    outcome: str = "finished"
-
-
-@dataclass(frozen=True)
-class UnfinishedGame:
-    """One line of the resume list: the game, when it was last played, how far it got."""
-
-    id: int
-    game: str
-    variant: str
-    started: float
-    played: float
-    actions: int
-
-
-class GameResult(NamedTuple):
-    """A finished game as the statistics read it: who sat where, and the result."""
-
-    id: int
-    game: str
-    variant: str
-    started: float
-    ended: float
-    summary: dict[str, Any]
-    actions: int
-    names: list[str | None] | None  # by seat, as the setup named them
-    players: Any  # the options' players: a count, or Król Popiel's mice by colour
-    demo: bool  # played on made-up data
-
-
 class Journal:
     """One journal file; opened (and created if absent) by the constructor.
 
@@ -272,23 +187,11 @@ class Journal:
     def _open_error(self, error: sqlite3.Error) -> JournalError:
         reason = storage_fault(error)
         if reason is not None:
-            reason = self._refine(reason)
+            reason = refine(reason, self.path)
             return StorageError(f"{self.path}: cannot open the journal: {error}", reason)
         if isinstance(error, sqlite3.OperationalError):
             return JournalError(f"{self.path}: cannot open the journal: {error}")
         return JournalError(f"{self.path}: not a Tableside journal ({error})")
-
-    def _refine(self, reason: str) -> str:
-        """SQLite reports a full or read-only card as an I/O error at times: look at the storage."""
-        if reason != "io":
-            return reason
-        folder = self.path.absolute().parent
-        with suppress(OSError):
-            if os.statvfs(folder).f_bavail == 0:
-                return "full"
-        if not writable(self.path):
-            return "read-only"
-        return reason
 
     def reopen(self) -> None:
         """Open the file again for writing after the storage refused it; raises if it still does."""
@@ -377,7 +280,7 @@ class Journal:
                     self._db.execute("ROLLBACK")
             reason = storage_fault(error) if isinstance(error, sqlite3.Error) else None
             if reason is not None:
-                reason = self._refine(reason)
+                reason = refine(reason, self.path)
                 # SQLite falls back to reading a file it cannot write: reopen before the next try
                 self.read_only = self.read_only or reason != "full"
                 raise StorageError(f"{self.path}: cannot write: {error}", reason) from error

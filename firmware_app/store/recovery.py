@@ -9,7 +9,7 @@ unfinished game must replay). When something is wrong:
 - the damaged files (main file and write-ahead log) are kept under names
   that say so (``journal.damaged-20261201-144300.sqlite``), never deleted;
 - a fresh journal is built from what they still hold and from the newest
-  good backup (``firmware_app/backups.py``): each game from whichever holds
+  good backup (``firmware_app/store/rolling_backups.py``): each game from whichever holds
   more of it, cut after its last action that replays; the settings (which
   include the enrolled tags) from the fuller of the two;
 - the :class:`Outcome` tells the log where the files are and gives the
@@ -34,9 +34,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from firmware_app import backups
-from firmware_app.files import write_atomically
-from firmware_app.journal import Journal, JournalError, StorageError, writable
+from firmware_app.store import rolling_backups
+from firmware_app.store.atomic import write_atomically
+from firmware_app.store.faults import JournalError, StorageError, writable
+from firmware_app.store.journal import Journal
 from rules.record import RecordError, replay
 
 LOG = logging.getLogger("tableside.recovery")
@@ -159,7 +160,7 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
         if not writable(path):
             refused = StorageError(f"{path}: cannot create the journal", "read-only")
             return _unwritable(path, refused)
-        if backups.newest(path):
+        if rolling_backups.newest(path):
             return _rebuild(path, ["the journal is missing or empty, but backups exist"], "missing")
         return Journal(path), Outcome("new")
     problems = wal_problems(wal)
@@ -446,7 +447,7 @@ def keep_aside(path: Path) -> list[Path]:
 
 
 def _newest_good_backup(path: Path) -> Rows | None:
-    for candidate in backups.newest(path):
+    for candidate in rolling_backups.newest(path):
         rows = read_rows(candidate)
         if rows.problems or content_problems(rows) or not rows.tables:
             LOG.warning("backup %s is not usable either: %s", candidate, rows.problems)

@@ -1,7 +1,7 @@
 """Backups of the journal: consistent copies in the state folder, a handful kept.
 
 The journal is one file on an SD card; when that card damages it, the
-recovery (``firmware_app/recovery.py``) takes what the file still holds and
+recovery (``firmware_app/store/recovery.py``) takes what the file still holds and
 fills the rest from the newest good backup here. A backup is taken with
 SQLite's online backup API, which copies a consistent snapshot while the
 daemon keeps writing, then written atomically as
@@ -20,7 +20,7 @@ import sqlite3
 import time
 from pathlib import Path
 
-from firmware_app.files import write_atomically
+from firmware_app.store.atomic import write_atomically
 
 LOG = logging.getLogger("tableside.backups")
 FOLDER = "backups"

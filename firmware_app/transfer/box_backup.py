@@ -24,8 +24,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from firmware_app.files import sync_folder, write_atomically
-from firmware_app.journal import Journal, JournalError
+from firmware_app.store.atomic import sync_folder, write_atomically
+from firmware_app.store.faults import JournalError
+from firmware_app.store.journal import Journal
 
 FORMAT = "tableside-backup"
 VERSION = 1

@@ -1,6 +1,6 @@
 """Results off the box: records, a CSV, a score-keeping app's JSON, and records brought in.
 
-Everything here reads the journal and its statistics cache (``firmware_app.stats``); the
+Everything here reads the journal and its statistics cache (``firmware_app.store.statistics``); the
 files are written atomically, so a stick pulled or a power cut mid-way leaves each file
 either whole or as it was. The JSON follows the export shape of the common score-keeping
 apps (BG Stats and those that read it): ``players``, ``games`` and ``plays`` whose
@@ -13,9 +13,9 @@ import json
 import time
 from pathlib import Path
 
-from firmware_app.files import write_atomically
-from firmware_app.score_sheet import seat_name
 from firmware_app.session import summary
+from firmware_app.store.atomic import write_atomically
+from firmware_app.words.score_sheet import seat_name
 from rules.record import RecordError, replay
 
 GAME_NAMES = {

@@ -17,11 +17,12 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from firmware_app.backup import BackupError
-from firmware_app.files import sync_folder, write_atomically
-from firmware_app.journal import Journal, JournalError
-from firmware_app.results import write_results
-from firmware_app.stats import Stats
+from firmware_app.store.atomic import sync_folder, write_atomically
+from firmware_app.store.faults import JournalError
+from firmware_app.store.journal import Journal
+from firmware_app.store.statistics import Stats
+from firmware_app.transfer.box_backup import BackupError
+from firmware_app.transfer.results import write_results
 
 LOG = logging.getLogger("tableside.stick")
 RUN = Path("/run/tableside")  # made at boot by systemd/tableside-tmpfiles.conf

@@ -10,7 +10,7 @@ from functools import lru_cache
 
 from PIL import Image
 
-from firmware_app.font import PixelFont, small
+from firmware_app.words.font import PixelFont, small
 
 # The primitives below fill and stamp with ``Image.paste`` rather than
 # ImageDraw: its import, with the ImageFont it brings, would delay the

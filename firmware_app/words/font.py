@@ -2,7 +2,7 @@
 
 Pillow's built-in font has no Polish letters and TrueType fonts go soft at one
 bit per pixel, so Tableside draws its own glyphs, as text files the project
-owns in ``firmware_app/fonts/`` (the format is in ``docs/font.md``). A
+owns in ``firmware_app/words/fonts/`` (the format is in ``docs/font.md``). A
 character a font lacks is drawn as its "missing glyph" box and reported by
 ``PixelFont.missing``, so a screen can never silently lose a letter.
 
@@ -329,7 +329,7 @@ def load_font(path: Path) -> PixelFont:
 
 @cache
 def fonts() -> Mapping[str, PixelFont]:
-    """Every font in ``firmware_app/fonts``, by name, read from disk once per process."""
+    """Every font in ``firmware_app/words/fonts``, by name, read from disk once per process."""
     names = sorted(path.stem for path in FONT_DIR.glob("*.txt"))
     return MappingProxyType({name: _font(name) for name in names})
 

@@ -1,7 +1,7 @@
 """Polish and English for the screens, through gettext catalogues.
 
 Screens write English message ids (``t("Draw 2 tokens")``); a language's
-translations live in ``firmware_app/locale/LANG.po``, the format every
+translations live in ``firmware_app/words/locale/LANG.po``, the format every
 gettext tool edits. The catalogues are read straight from the ``.po`` text
 (a few lines of parsing) so no compile step stands between a translator's
 edit and the panel. Rules engine refusals come as message keys and are

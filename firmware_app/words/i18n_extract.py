@@ -11,7 +11,7 @@ comprehension and loop variables, lambda defaults, subscripts, ``zip`` and
 being listed anywhere. A call that cannot be followed to literals is reported
 rather than skipped, so a message can never silently miss its translation.
 
-``python -m firmware_app.i18n_extract`` prints a gettext template (``.pot``)
+``python -m firmware_app.words.i18n_extract`` prints a gettext template (``.pot``)
 for translation tools; ``--check LANG`` lists the ids ``LANG.po`` lacks and
 the entries no screen uses any more.
 """
@@ -24,9 +24,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from firmware_app.i18n import LOCALE_DIR, parse_entries, parse_po, plural_forms
+from firmware_app.words.i18n import LOCALE_DIR, parse_entries, parse_po, plural_forms
 
-PACKAGE_DIR = Path(__file__).parent
+PACKAGE_DIR = Path(__file__).parent.parent  # the whole firmware_app package
 ROOT = PACKAGE_DIR.parent
 SOURCE_LANGUAGE = "en"  # the ids are the English texts
 COMPREHENSIONS = (ast.ListComp, ast.SetComp, ast.GeneratorExp, ast.DictComp)
@@ -387,7 +387,7 @@ def check(found: Extraction, language: str, locale_dir: Path = LOCALE_DIR) -> li
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m firmware_app.i18n_extract", description=__doc__.split("\n\n")[0]
+        prog="python -m firmware_app.words.i18n_extract", description=__doc__.split("\n\n")[0]
     )
     parser.add_argument(
         "--check", metavar="LANG", help="list what LANG.po lacks or no longer needs"

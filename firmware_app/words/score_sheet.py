@@ -7,6 +7,13 @@ DECIDED = {
     "figurants": "wins the tie with more figurant cards",
     "shared": "share the win (same points, same number of figurant cards)",
 }
+# Król Popiel's reward tokens, as the panel's reward menu and this sheet name them.
+REWARD_NAMES = {
+    "plus2": "2-point cheese",
+    "plus3": "3-point cheese",
+    "extra": "Extra move",
+    "double": "Double points",
+}
 
 
 def sheet_text(
@@ -55,7 +62,6 @@ def popiel_text(score, names: list[str], demo_label: str | None, final: bool = T
 
     The reward tokens are named as on the panel's reward menu.
     """
-    from firmware_app.flows.popiel import REWARD_NAMES
     from rules.popiel.track import on_track
 
     lines = [f"[{demo_label}]"] if demo_label else []
@@ -79,7 +85,7 @@ def demo_label(game) -> str | None:
 def demo_lines(t, game) -> list[str]:
     """The made-up-data label as a screen's first line, for every screen that shows a value
     from the demo data (counts, the grey tokens, the tower); nothing for real data."""
-    from firmware_app.i18n import data_label
+    from firmware_app.words.i18n import data_label
 
     label = demo_label(game)
     return [f"[{data_label(t, label)}]"] if label else []

@@ -6,7 +6,7 @@ may be unknown: the string ``"unknown"`` in the raw tables read from TOML,
 facts (every known value quotes its rulebook passage), a demo overlay that
 may only fill unknowns, and an owner's file that may also correct. This
 package checks, merges and builds them; it reads no file and no clock, so
-``firmware_app.catalogue_files`` does the I/O and the rules engine gets a
+``firmware_app.store.catalogue_files`` does the I/O and the rules engine gets a
 frozen, hashable ``Catalogue`` that a game record can embed as a dict.
 
 ``fields`` names the fields, ``effects`` the vocabulary of card effects,

@@ -9,10 +9,8 @@ engine's phases (the die, Officer X's marker, the tokens lost, the final
 figurant actions) are screens of the same kind.
 """
 
-from firmware_app.flows.advanced_table import SPOT_NAMES, help_menu, status_lines
-from firmware_app.flows.effect_words import effect_text
-from firmware_app.flows.end import score_pages
-from firmware_app.flows.turn import (
+from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES, help_menu, status_lines
+from firmware_app.flows.pingwiny.turn import (
     Headquarters,
     TurnMenu,
     extras,
@@ -22,8 +20,10 @@ from firmware_app.flows.turn import (
     refusal,
     why_not_item,
 )
-from firmware_app.table_text import counted, payment_words
+from firmware_app.flows.shared.effect_words import effect_text
+from firmware_app.flows.shared.end import score_pages
 from firmware_app.ui.screens import ColourEntry, Item, Menu
+from firmware_app.words.table_text import counted, payment_words
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY

@@ -2,13 +2,13 @@
 
 from dataclasses import replace
 
-from firmware_app.flows.advanced_table import colours_of
-from firmware_app.flows.family_setup import Wizard
-from firmware_app.flows.seats import player_label
-from firmware_app.i18n import data_label
-from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import counted, grey_beside, penguin_name
+from firmware_app.flows.pingwiny.advanced_table import colours_of
+from firmware_app.flows.pingwiny.family_setup import Wizard
+from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import Menu
+from firmware_app.words.i18n import data_label
+from firmware_app.words.score_sheet import demo_lines
+from firmware_app.words.table_text import counted, grey_beside, penguin_name
 from rules.pingwiny.options import Options
 
 

@@ -1,11 +1,11 @@
 """What the advanced game tells the table: events as instructions, the board as text,
 the help pages, the score sheet and the end."""
 
-from firmware_app.flows.help import PAGES
-from firmware_app.flows.seats import player_label, seat_label
-from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import SUPPLY_PLACE, bag_line, counted, penguin_name, returns
+from firmware_app.flows.pingwiny.help import PAGES
+from firmware_app.flows.shared.seats import player_label, seat_label
 from firmware_app.ui.screens import Item, Menu
+from firmware_app.words.score_sheet import demo_lines
+from firmware_app.words.table_text import SUPPLY_PLACE, bag_line, counted, penguin_name, returns
 from rules.colours import COLOURS
 
 SPOT_NAMES = {

@@ -4,7 +4,7 @@ Each correction is one ``correct`` action, checked and journaled like a
 move, so it can be undone and it shows in the exported record.
 """
 
-from firmware_app.flows.seats import player_label
+from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 
 

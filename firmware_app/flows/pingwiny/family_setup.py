@@ -2,12 +2,18 @@
 
 import logging
 
-from firmware_app.flows.seats import ask_first, ask_names, ask_penguins, player_label, seat_label
-from firmware_app.flows.virtual import ask_virtual
-from firmware_app.i18n import data_label
+from firmware_app.flows.pingwiny.virtual import ask_virtual
+from firmware_app.flows.shared.seats import (
+    ask_first,
+    ask_names,
+    ask_penguins,
+    player_label,
+    seat_label,
+)
 from firmware_app.session import Session
-from firmware_app.table_text import counted, penguin_name
 from firmware_app.ui.screens import Item, Menu
+from firmware_app.words.i18n import data_label
+from firmware_app.words.table_text import counted, penguin_name
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
@@ -62,7 +68,7 @@ class Wizard:
 
     def cards(self) -> Menu:
         t = self.t
-        from firmware_app.flows.teach import own_cards
+        from firmware_app.flows.shared.teach import own_cards
 
         app_bag = self.choices["bag"] == "app"
         items = [Item(t("Our own cards"), lambda: own_cards(self.app, self.seats, app_bag))]

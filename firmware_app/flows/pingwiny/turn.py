@@ -8,16 +8,16 @@ menu or by tapping their tag.
 
 from collections import Counter
 
-from firmware_app.flows.seats import player_label
-from firmware_app.score_sheet import demo_lines
-from firmware_app.table_text import (
+from firmware_app.flows.shared.seats import player_label
+from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from firmware_app.words.score_sheet import demo_lines
+from firmware_app.words.table_text import (
     bag_line,
     cost_initials,
     counted,
     payment_words,
     penguin_name,
 )
-from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
 from rules.actions import Action
 from rules.colours import COLOURS
 from rules.errors import RulesError
@@ -180,10 +180,10 @@ def extras(app, own: dict | None = None) -> list[Item]:
     where UP from the first reaches the last. ``own`` replaces the runs of
     some entries by label (the advanced variant's score sheet, table and help).
     """
-    from firmware_app.flows.correct import correction_menu
-    from firmware_app.flows.end import end_game, score_pages
-    from firmware_app.flows.help import help_menu
-    from firmware_app.flows.settings import settings_menu
+    from firmware_app.flows.pingwiny.correct import correction_menu
+    from firmware_app.flows.pingwiny.help import help_menu
+    from firmware_app.flows.shared.end import end_game, score_pages
+    from firmware_app.flows.shared.settings import settings_menu
 
     t = app.t
     runs = (

@@ -20,10 +20,10 @@ The hint is the normal level's move for the player to move, with a one-line
 reason in words.
 """
 
-from firmware_app.flows.advanced_table import SPOT_NAMES
-from firmware_app.flows.seats import player_label
-from firmware_app.table_text import counted, exchange_label
+from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES
+from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from firmware_app.words.table_text import counted, exchange_label
 from rules.actions import Action
 from rules.colours import COLOURS
 from rules.pingwiny.advanced_locations import SUPPLY

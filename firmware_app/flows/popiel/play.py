@@ -9,25 +9,20 @@ take a tile from the draw spaces and refill them.
 
 from dataclasses import replace
 
-from firmware_app import catalogue_files
-from firmware_app.flows.end import end_game, finish
-from firmware_app.flows.score_chart import score_chart_screen
-from firmware_app.flows.seats import ask_mice, ask_names, mouse_label, seat_label
-from firmware_app.flows.teach_popiel import popiel_rewards, popiel_windows
-from firmware_app.i18n import data_label
+from firmware_app.flows.popiel.teach import popiel_rewards, popiel_windows
+from firmware_app.flows.shared.end import end_game, finish
+from firmware_app.flows.shared.score_chart import score_chart_screen
+from firmware_app.flows.shared.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.session import Session
+from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import Item, Menu, NumberEntry
+from firmware_app.words.i18n import data_label
+from firmware_app.words.score_sheet import REWARD_NAMES
 from rules.errors import RulesError
 from rules.popiel.game import KINDS, MAX_DOTS, PopielOptions
 from rules.popiel.track import on_track
 
 COMMON_DOTS = 5  # 0 to 4 dots: most tiles; more are listed after the king's entry
-REWARD_NAMES = {
-    "plus2": "2-point cheese",
-    "plus3": "3-point cheese",
-    "extra": "Extra move",
-    "double": "Double points",
-}
 
 
 # What the table does after an event that carries nothing to show but itself.

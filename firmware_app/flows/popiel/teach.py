@@ -8,8 +8,8 @@ them and they are kept in the owner's Król Popiel file
 import logging
 from dataclasses import replace
 
-from firmware_app import catalogue_files
-from firmware_app.flows.teach import count_mix
+from firmware_app.flows.shared.teach import count_mix
+from firmware_app.store import catalogue_files
 from rules.catalogue import CatalogueError
 from rules.popiel.game import KINDS
 

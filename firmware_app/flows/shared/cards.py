@@ -7,9 +7,9 @@ the table says so, and a game being played keeps the values it started with,
 since its record holds its own catalogue.
 """
 
-from firmware_app import catalogue_files
-from firmware_app.table_text import cost_words
+from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import Item, Menu
+from firmware_app.words.table_text import cost_words
 from rules.colours import DIFFERENT, TYPES
 
 
@@ -116,7 +116,7 @@ def card_menu(app, box, section: str, card) -> Menu:
 
 
 def _shown(t, box, field: str, value) -> str:
-    from firmware_app.flows.effect_words import effect_text
+    from firmware_app.flows.shared.effect_words import effect_text
 
     if value is None:
         return "?"
@@ -145,7 +145,7 @@ def type_words(t, value) -> str:
 
 def _change(app, box, section: str, card, side: str, field: str, printed: bool) -> None:
     """Teach the value again; a printed value only after the table says so."""
-    from firmware_app.flows.teach import CardTeacher
+    from firmware_app.flows.shared.teach import CardTeacher
 
     t = app.t
 

@@ -5,10 +5,10 @@ accepts the final score, or abandoned from the game menu before its end.
 Either way it stays in the journal and is exported.
 """
 
-from firmware_app.flows.score_chart import score_chart_screen
-from firmware_app.flows.seats import player_label
-from firmware_app.score_sheet import demo_lines
+from firmware_app.flows.shared.score_chart import score_chart_screen
+from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import Item, Menu, Notice
+from firmware_app.words.score_sheet import demo_lines
 from rules.errors import RulesError
 
 DECIDED = {

@@ -5,7 +5,7 @@ the game ended after that round (cards, penguin bonus, missions, minus tokens he
 last point is the final score. A round ends when the turn comes back to the first player.
 """
 
-from firmware_app.flows.seats import player_label
+from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.charts import Chart, score_chart
 
 

@@ -10,8 +10,8 @@ once, letter by letter, and remembered from then on. This module imports
 no other screen, so any of them can use it without an import circle.
 """
 
-from firmware_app.table_text import penguin_label
 from firmware_app.ui.screens import Item, LetterEntry, Menu
+from firmware_app.words.table_text import penguin_label
 
 REMEMBERED = 20  # names the box keeps, the latest first
 

@@ -83,6 +83,6 @@ def _minutes(t, minutes: int) -> str:
 
 
 def _teach(app) -> None:
-    from firmware_app.flows.cards import teach_menu
+    from firmware_app.flows.shared.cards import teach_menu
 
     app.push(teach_menu(app))

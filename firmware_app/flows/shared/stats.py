@@ -1,14 +1,14 @@
 """Statistics on the panel: games, players, head to head, the last games, wins as bars.
 
-Every screen asks ``firmware_app.stats`` (indexed SQL over a cache beside the journal), so
-it opens as fast with years of games as with one. The filter (all games, one game or one
-variant) is chosen first and holds for every screen below it.
+Every screen asks ``firmware_app.store.statistics`` (indexed SQL over a cache beside the
+journal), so it opens as fast with years of games as with one. The filter (all games, one
+game or one variant) is chosen first and holds for every screen below it.
 """
 
 import time
 
-from firmware_app.flows.seats import MOUSE_COLOURS
-from firmware_app.stats import Stats
+from firmware_app.flows.shared.seats import MOUSE_COLOURS
+from firmware_app.store.statistics import Stats
 from firmware_app.ui.charts import Chart, bar_chart
 from firmware_app.ui.screens import Item, Menu
 

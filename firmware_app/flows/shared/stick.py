@@ -16,9 +16,15 @@ import logging
 import sqlite3
 from functools import partial
 
-from firmware_app.backup import BackupError, check_backup, find_backup, make_backup, restore
-from firmware_app.flows.end import confirm
-from firmware_app.stick import Job, write_stick_results
+from firmware_app.flows.shared.end import confirm
+from firmware_app.transfer.box_backup import (
+    BackupError,
+    check_backup,
+    find_backup,
+    make_backup,
+    restore,
+)
+from firmware_app.transfer.stick import Job, write_stick_results
 from firmware_app.ui.screens import Item, Menu, Notice, Screen
 
 LOG = logging.getLogger("tableside.stick")

@@ -19,10 +19,10 @@ power cut between the two writes.
 import logging
 from collections import Counter
 
-from firmware_app import catalogue_files
-from firmware_app.flows.effect_words import CHOICES, PROMPTS, effect_text
-from firmware_app.i18n import Translator
+from firmware_app.flows.shared.effect_words import CHOICES, PROMPTS, effect_text
+from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import ColourEntry, Item, LetterEntry, Menu, NumberEntry
+from firmware_app.words.i18n import Translator
 from rules.catalogue import (
     NO_EFFECT,
     PARAMETERS,

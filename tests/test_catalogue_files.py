@@ -1,0 +1,188 @@
+"""Owners' catalogue files: exact lines for every problem, the check command, saving."""
+
+import io
+from pathlib import Path
+
+import pytest
+from catalogue_helpers import (
+    cost,
+    in_tmp_fixture,  # noqa: F401  (a fixture)
+)
+
+from firmware_app.store import catalogue_files
+from firmware_app.store.catalogue_files import check_command, load, load_raw, save_owner_card
+from rules.catalogue import OWNER_LABEL, CatalogueError, Problem
+
+# ---------------------------------------------------------------- files and the check command
+
+
+BECKY = '[[figurant]]\nid = "becky"\n'
+ALL_COLOURS = "red, blue, green, yellow, grey, white, black"
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            BECKY + "family.cost = { pink = 2 }\n",
+            "figurant 'becky': family.cost.pink: unknown colour 'pink' "
+            f"(expected one of: {ALL_COLOURS}, any)",
+        ),
+        (
+            BECKY + "family.cost = { gren = 2 }\n",
+            "figurant 'becky': family.cost.gren: unknown colour 'gren' (did you mean 'green'?)",
+        ),
+        (
+            BECKY + "family.pionts = 3\n",
+            "figurant 'becky': family.pionts: unknown key 'pionts' (did you mean 'points'?)",
+        ),
+        (
+            BECKY + 'advanced.points = "three"\n',
+            "figurant 'becky': advanced.points: "
+            "expected a whole number or \"unknown\", got 'three'",
+        ),
+        (
+            BECKY + 'family.type = "mamal"\n',
+            "figurant 'becky': family.type: unknown type 'mamal' (did you mean 'mammal'?)",
+        ),
+        (
+            BECKY + "family.cost = { red = -1 }\n",
+            "figurant 'becky': family.cost.red: must be at least 0, got -1",
+        ),
+        (
+            BECKY + "advanced.officer_x = [0, 7]\n",
+            "figurant 'becky': advanced.officer_x: expected [low, high] within 1..6, "
+            'or "unknown", got [0, 7]',
+        ),
+        (
+            BECKY + "family.points = 2\n" + BECKY,
+            "figurant 'becky': id: duplicate id (figurant #1 has it too)",
+        ),
+        (
+            '[[mission]]\nid = "najlepszy-wrog"\nfamily.scoring = [[2, 1], [2, 3]]\n',
+            "mission 'najlepszy-wrog': family.scoring[1]: expected [at_least, points] with "
+            "counts rising from 1 and points of 0 or more, got [2, 3]",
+        ),
+        (BECKY + "name = \n", "line 3, column 8: TOML syntax error: Invalid value"),
+        (
+            '[meta]\nkind = "demo"\nlabel = "mine"\n',
+            "meta: kind: expected 'owner' here, got 'demo'",
+        ),
+    ],
+    ids=[
+        "unknown-colour",
+        "near-colour",
+        "typo-key",
+        "bad-type",
+        "unknown-type",
+        "negative",
+        "officer-x",
+        "duplicate-id",
+        "scoring",
+        "syntax",
+        "wrong-kind",
+    ],
+)
+def test_a_broken_owner_file_gives_exact_lines(in_tmp: Path, text: str, expected: str) -> None:
+    (in_tmp / "owner.toml").write_text(text, encoding="utf-8")
+    out = io.StringIO()
+    assert check_command(["owner.toml"], out) == 1
+    assert out.getvalue().splitlines() == [f"owner.toml: {expected}"]
+
+
+def test_check_reports_every_problem_of_every_file(in_tmp: Path) -> None:
+    (in_tmp / "a.toml").write_text(BECKY + "family.pionts = 3\nfamily.type = 5\n")
+    (in_tmp / "b.toml").write_text("x = ")
+    out = io.StringIO()
+    assert check_command(["a.toml", "b.toml", "gone.toml"], out) == 1
+    assert out.getvalue().splitlines() == [
+        "a.toml: figurant 'becky': family.pionts: unknown key 'pionts' (did you mean 'points'?)",
+        "a.toml: figurant 'becky': family.type: expected a type name, got 5",
+        "b.toml: line 1 (end of file): TOML syntax error: Invalid value",
+        "gone.toml: cannot read: No such file or directory",
+    ]
+
+
+def test_check_says_ok_then_what_is_still_unknown(in_tmp: Path) -> None:
+    out = io.StringIO()
+    assert check_command([], out) == 0
+    lines = out.getvalue().splitlines()
+    assert lines[:2] == ["ok", "still unknown (the panel asks for each when a game needs it):"]
+    becky = [line for line in lines if line.startswith("  Becky (figurant): family points, type;")]
+    assert becky and becky[0].endswith(
+        "asked when it is laid face up (points and type: at once or at the score sheet)"
+    )
+    assert '  3 of 10 missions not named: played as "Mission 8" … "Mission 10"' in lines[-4]
+    assert lines[-1].startswith("  Król Popiel: the reward tokens' mix (8 in all)")
+
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4, "type": "enemy"}})
+    out = io.StringIO()
+    assert check_command(["owner.toml"], out) == 0
+    taught = out.getvalue().splitlines()
+    assert [line for line in taught if line.startswith("  Becky (figurant): advanced cost")]
+
+
+def test_load_raw_names_the_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "owner.toml"
+    path.write_text('[meta]\ngame = "pingwiny"\n[[figurant\n')
+    with pytest.raises(CatalogueError) as caught:
+        load_raw(path, "owner.toml")
+    message = "TOML syntax error: Expected ']]' at the end of an array declaration"
+    assert caught.value.problems == (Problem("owner.toml", "", "line 3, column 11", message),)
+
+
+def test_a_shipped_file_of_the_wrong_kind_is_refused(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    fake = tmp_path / "pingwiny-demo.toml"
+    fake.write_text('[meta]\ngame = "pingwiny"\nkind = "owner"\n')
+    monkeypatch.setattr(catalogue_files, "DEMO_FILE", fake)
+    with pytest.raises(CatalogueError) as caught:
+        load([], demo=True)
+    assert [str(problem) for problem in caught.value.problems] == [
+        "pingwiny-demo.toml: meta: kind: expected 'demo' here, got 'owner'"
+    ]
+
+
+def test_save_owner_card_merges_into_the_file(in_tmp: Path) -> None:
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
+    save_owner_card("owner.toml", {"id": "becky", "family": {"cost": {"yellow": 5}}})
+    save_owner_card("owner.toml", {"id": "demo-8", "name": "Moja misja"}, section="mission")
+    assert load_raw("owner.toml") == {
+        "meta": {"game": "pingwiny", "kind": "owner", "label": OWNER_LABEL},
+        "figurant": [{"id": "becky", "family": {"points": 4, "cost": {"yellow": 5}}}],
+        "mission": [{"id": "demo-8", "name": "Moja misja"}],
+    }
+    catalogue = load(["owner.toml"], demo=False)
+    assert catalogue.figurant("becky").family.cost == cost(yellow=5)
+    assert [path.name for path in in_tmp.iterdir()] == ["owner.toml"]
+
+
+def test_save_owner_card_refuses_a_bad_card_and_keeps_the_file(in_tmp: Path) -> None:
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
+    before = (in_tmp / "owner.toml").read_bytes()
+    with pytest.raises(CatalogueError) as caught:
+        save_owner_card("owner.toml", {"id": "becky", "family": {"points": -4}})
+    assert (
+        str(caught.value)
+        == "owner.toml: figurant 'becky': family.points: must be at least 0, got -4"
+    )
+    with pytest.raises(CatalogueError, match="unknown key 'figurnat'"):
+        save_owner_card("owner.toml", {"id": "becky"}, section="figurnat")
+    assert (in_tmp / "owner.toml").read_bytes() == before
+
+
+def test_a_failed_save_leaves_the_old_file_and_no_litter(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
+    before = (in_tmp / "owner.toml").read_bytes()
+
+    def power_cut(source: str, target: str) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr(catalogue_files.os, "replace", power_cut)
+    with pytest.raises(OSError, match="Input/output error"):
+        save_owner_card("owner.toml", {"id": "becky", "family": {"points": 5}})
+    assert (in_tmp / "owner.toml").read_bytes() == before
+    assert [path.name for path in in_tmp.iterdir()] == ["owner.toml"]
