@@ -1,6 +1,7 @@
 """The suite keeps the code clean: ruff's checks and formatting, and the import contracts of
 ``pyproject.toml`` (which room may import which), with the project's settings."""
 
+import os
 import shutil
 import subprocess
 import sys
@@ -36,7 +37,7 @@ def lint_imports(folder: Path) -> subprocess.CompletedProcess:
         cwd=folder,
         capture_output=True,
         text=True,
-        env={"PYTHONPATH": str(folder), "PATH": "/usr/bin:/bin"},
+        env={**os.environ, "PYTHONPATH": str(folder)},
     )
 
 
