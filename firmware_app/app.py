@@ -8,14 +8,12 @@ shown. A refused action shows its reason and changes nothing.
 """
 
 import logging
-import secrets
 import time
 from pathlib import Path
 
 from firmware_app.flows.games import GAMES
 from firmware_app.flows.start import start_screen
 from firmware_app.session import Session
-from firmware_app.store import catalogue_files
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Notice, Screen
 from firmware_app.words.i18n import Translator
@@ -37,6 +35,13 @@ DEFAULTS = {
 NIGHT = (22, 7)  # from 22:00 to 07:00 local time a "day" chirp stays silent
 
 
+def new_seed() -> int:
+    """A random seed for a new game (``secrets`` is imported at the first, not at start)."""
+    import secrets
+
+    return secrets.randbits(63)
+
+
 class App:
     """Everything the box shows and remembers, driven by input events."""
 
@@ -49,7 +54,7 @@ class App:
         buttons: tuple[str, ...] = ("up", "down", "ok", "back") + COLOUR_BUTTONS,
         clock=time.time,
         think_clock=time.monotonic,
-        seeds=lambda: secrets.randbits(63),
+        seeds=new_seed,
         reader_name: str = "none",
         defaults: dict | None = None,
         overrides: dict | None = None,
@@ -89,6 +94,9 @@ class App:
     # ----------------------------------------------------------- catalogue
 
     def catalogue(self, demo: bool):
+        """The box's catalogue of cards (read when a game is set up, so imported then)."""
+        from firmware_app.store import catalogue_files
+
         owner = (
             [self.owner_catalogue] if self.owner_catalogue and self.owner_catalogue.exists() else []
         )

@@ -35,6 +35,8 @@ class Loop:
         missing="",
     ) -> None:
         self.app, self.buttons, self.reader, self.display = app, buttons, reader, display
+        # the storage's work beside the loop: store/housekeeping.py's Keeper (the check after
+        # start-up, then the backups), or only the backups
         self.notifier, self.buzzer, self.backups = notifier, buzzer, backups
         self.stick = stick  # flows/shared/stick.py's StickWatch: a USB stick plugged in
         self.missing = missing  # the parts that do not work, for the status line
@@ -88,8 +90,10 @@ class Loop:
             self.frame, redrawn = self.app.render(), True
             if not self.asleep:
                 self.display.show(self.frame.image)
-        if self.backups:
-            self.backups.tick(now)
+        found = self.backups.tick(now) if self.backups else None  # the check after start-up
+        if found and (lines := found.message(self.app.t)):
+            self.app.notice(self.app.t("Game record"), lines)
+            self.frame, redrawn = self.app.render(), True
         if self.stick and self.stick.tick(now):  # the stick's screen, shown from the next tick
             self.frame, self.last_input, redrawn = self.app.render(), now, True
             if self.asleep:

@@ -4,9 +4,14 @@ Every accepted action is committed to the journal before the caller shows
 its result, so what the table saw acknowledged survives a power cut. The
 states since the start stay in memory: undo drops the last one, and redo
 applies the undone action again, which gives the same draw because the
-random source lives in the state.
+random source lives in the state. With each change the journal also keeps
+how far the game got (:meth:`Session.place`), which the resume list shows
+without replaying anything.
 """
 
+from contextlib import suppress
+
+from firmware_app.store.faults import StorageError
 from rules.actions import Action
 from rules.errors import RulesError
 from rules.record import RecordError, game_of, new_record, replay
@@ -19,6 +24,16 @@ class Session:
         self.key = (record["game"], record["variant"])  # as in rules.record.VARIANTS
         self.game = result.game
         self.states = list(result.states)
+        self._keep_place()
+
+    def _keep_place(self) -> None:
+        """Store the place if the journal's is missing or stale (a game from before places
+        were kept, a power cut between a redo and its place); a storage that refuses
+        writes keeps the old one, which only the resume list reads."""
+        stored = {game.id: game.place for game in self.journal.unfinished_games()}
+        if self.game_id in stored and stored[self.game_id] != self.place():
+            with suppress(StorageError):
+                self.journal.set_place(self.game_id, self.place())
 
     @classmethod
     def start(
@@ -73,12 +88,23 @@ class Session:
     def over(self) -> bool:
         return self.state.phase == "over"
 
+    def place(self, state=None) -> dict:
+        """How far the game got at ``state`` (the current one by default), as the resume
+        list shows it: the players, whether it is over, and the round (the move in Król
+        Popiel, where the mice have no rounds) being played."""
+        state = self.state if state is None else state
+        if self.game.variant == "popiel":
+            step = state.moves + 1
+        else:  # every player has a turn a round, the first player first
+            step = state.turns // len(state.players) + 1
+        return {"players": self.game.n, "over": state.phase == "over", "step": step}
+
     def act(self, action: str | Action, now: float | None = None) -> list[dict]:
         """Apply, then commit (``now``: when it was played); a refused action raises
         and nothing is written."""
         action = Action.parse(action) if isinstance(action, str) else action
         new, events = self.game.apply(self.state, action)
-        self.journal.append(self.game_id, str(action), now=now)
+        self.journal.append(self.game_id, str(action), now=now, place=self.place(new))
         self.states.append(new)
         return events
 
@@ -88,7 +114,7 @@ class Session:
     def undo(self) -> str | None:
         if not self.can_undo():
             return None
-        undone = self.journal.undo(self.game_id)
+        undone = self.journal.undo(self.game_id, place=self.place(self.states[-2]))
         self.states.pop()
         return undone
 
@@ -98,6 +124,8 @@ class Session:
         action = self.journal.redo(self.game_id)
         new, events = self.game.apply(self.state, Action.parse(action))
         self.states.append(new)
+        with suppress(StorageError):  # the redo is kept; a stale place is mended at load
+            self.journal.set_place(self.game_id, self.place())
         return events
 
     def finish(self, now: float) -> None:

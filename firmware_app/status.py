@@ -10,8 +10,6 @@ screen, followed by any part that does not work ("missing: reader").
 from firmware_app.flows.games import GAMES
 from firmware_app.words.i18n import Translator
 
-ENGLISH = Translator("en")
-
 
 def play_status(app) -> str:
     """The game on the box and how far it got, or that none is being played."""
@@ -19,5 +17,6 @@ def play_status(app) -> str:
     if session is None:
         return "waiting at the start screen"
     screens = GAMES[session.key]
-    progress = "game over" if session.over else screens.progress(ENGLISH, session.state)
-    return f"{screens.short(ENGLISH)}, {session.game.n} players, {progress}"
+    english = Translator("en")  # its catalogue is read once, at the first game's status
+    progress = "game over" if session.over else screens.progress(english, session.place()["step"])
+    return f"{screens.short(english)}, {session.game.n} players, {progress}"

@@ -9,28 +9,55 @@ states; reading and writing files is the application's job.
 
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import cache
+from typing import TYPE_CHECKING
 
 from rules.actions import Action
-from rules.catalogue import Catalogue
 from rules.errors import RulesError
-from rules.pingwiny.advanced import AdvancedGame
-from rules.pingwiny.family import FamilyGame
-from rules.pingwiny.options import Options
-from rules.pingwiny.state import State
-from rules.popiel.game import Components, PopielGame, PopielOptions
+
+if TYPE_CHECKING:
+    from rules.pingwiny.state import State
 
 FORMAT = "tableside-game-record"
 VERSION = 1
-VARIANTS = {
-    ("pingwiny", "family"): FamilyGame,
-    ("pingwiny", "advanced"): AdvancedGame,
-    ("popiel", "standard"): PopielGame,
-}
-# How each game reads its setup options and its box description back from a record.
-READERS = {
-    "pingwiny": (Options.from_json, Catalogue.from_dict),
-    "popiel": (PopielOptions.from_json, Components.from_dict),
-}
+
+
+@cache
+def _engines() -> tuple[dict, dict]:
+    """``VARIANTS`` and ``READERS``, made at their first use.
+
+    The application imports this module at start (the journal checks ``FORMAT``),
+    long before any game is replayed, and the engines are most of what a slow
+    board such as a Zero 2 W spends on importing the rules; so they are imported
+    here, when a record is first turned into a game or a module asks for them.
+    """
+    from rules.catalogue import Catalogue
+    from rules.pingwiny.advanced import AdvancedGame
+    from rules.pingwiny.family import FamilyGame
+    from rules.pingwiny.options import Options
+    from rules.popiel.game import Components, PopielGame, PopielOptions
+
+    variants = {
+        ("pingwiny", "family"): FamilyGame,
+        ("pingwiny", "advanced"): AdvancedGame,
+        ("popiel", "standard"): PopielGame,
+    }
+    # How each game reads its setup options and its box description back from a record.
+    readers = {
+        "pingwiny": (Options.from_json, Catalogue.from_dict),
+        "popiel": (PopielOptions.from_json, Components.from_dict),
+    }
+    return variants, readers
+
+
+def __getattr__(name: str):
+    """``VARIANTS`` (each game's engine, by ``(game, variant)``) and ``READERS``, imported
+    on first use: ``from rules.record import VARIANTS`` works as for any module global."""
+    if name == "VARIANTS":
+        return _engines()[0]
+    if name == "READERS":
+        return _engines()[1]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class RecordError(ValueError):
@@ -45,11 +72,11 @@ class RecordError(ValueError):
 @dataclass(frozen=True)
 class Replay:
     game: object  # FamilyGame, AdvancedGame or PopielGame
-    states: tuple[State, ...]  # the state before the first action, then after each
+    states: tuple["State", ...]  # the state before the first action, then after each
     events: tuple[tuple[dict, ...], ...]
 
     @property
-    def final(self) -> State:
+    def final(self) -> "State":
         return self.states[-1]
 
 
@@ -74,10 +101,11 @@ def game_of(record: dict):
         raise RecordError(f"unsupported record version {record.get('version')!r}")
     name, variant = record.get("game"), record.get("variant")
     texts = isinstance(name, str) and isinstance(variant, str)
-    kind = VARIANTS.get((name, variant)) if texts else None
+    variants, readers = _engines()
+    kind = variants.get((name, variant)) if texts else None
     if kind is None:
         raise RecordError(f"unknown game or variant: {name}/{variant}")
-    read_options, read_box = READERS[name]
+    read_options, read_box = readers[name]
     with _setup():
         return kind(read_box(record["catalogue"]), read_options(record["options"]))
 

@@ -53,3 +53,24 @@ def known_games(opened) -> None:
     abandoned = opened.start_game(header(["Ala", "Olek"]), now=20000)
     opened.abandon(abandoned, now=20500)
     opened.start_game(header(["Ala", "Olek"]), now=21000)
+
+
+def more_games(journal, count: int, started: float = 100_000) -> None:
+    """``count`` more finished games of Ala and Olek, the scores by their number."""
+    for n in range(count):
+        ala = n % 7
+        winners = [0] if ala > 3 else [0, 1] if ala == 3 else [1]
+        finish(journal, ["Ala", "Olek"], ["rico", "skipper"], [ala, 3], winners, started + n * 100)
+
+
+def every_figure(stats) -> dict:
+    """Everything a screen, a command or an export can ask of a cache, to compare two."""
+    names = stats.players()
+    kinds = [(None, None), ("pingwiny", None), ("pingwiny", "family"), ("popiel", None)]
+    return {
+        "rows": stats.rows(),
+        "games": [stats.games(*kind) for kind in kinds],
+        "players": [stats.player(name, *kind) for name in names for kind in kinds],
+        "pairs": [stats.head_to_head(a, b) for a in names for b in names if a != b],
+        "last": stats.last_games(100),
+    }

@@ -101,10 +101,11 @@ def test_catalogue_check_names_the_problem_and_exits_1(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("argv", "expected"),
     [
-        (["run"], (None, False)),
-        (["run", "--first-frame"], (None, True)),
-        (["run", "--config", "a.toml"], ("a.toml", False)),
-        (["run", "--first-frame", "--config", "a b.toml"], ("a b.toml", True)),
+        (["run"], (None, False, False)),
+        (["run", "--first-frame"], (None, True, False)),
+        (["run", "--config", "a.toml"], ("a.toml", False, False)),
+        (["run", "--first-frame", "--config", "a b.toml"], ("a b.toml", True, False)),
+        (["run", "--home", "--config", "a.toml"], ("a.toml", False, True)),
     ],
 )
 def test_the_daemon_command_lines_are_read_without_argparse(argv, expected):
@@ -118,6 +119,8 @@ def test_the_daemon_command_lines_are_read_without_argparse(argv, expected):
         ["replay", "run"],
         ["run", "--config"],
         ["run", "--config", "--first-frame"],
+        ["run", "--first-frame", "--home"],
+        ["run", "--home", "--home"],
         ["run", "--config", "a.toml", "--config", "b.toml"],
         ["run", "--conf", "a.toml"],
         ["run", "--config=a.toml"],
@@ -137,7 +140,17 @@ def test_the_command_line_of_the_systemd_unit_is_read_without_argparse():
     assert _plain_run(argv) is not None
 
 
-RUN_WORDS = ["--config", "--first-frame", "a.toml", "--conf", "--config=b.toml", "-", "--", "-h"]
+RUN_WORDS = [
+    "--config",
+    "--first-frame",
+    "--home",
+    "a.toml",
+    "--conf",
+    "--config=b.toml",
+    "-",
+    "--",
+    "-h",
+]
 
 
 @settings(max_examples=100, deadline=None)
@@ -146,7 +159,7 @@ def test_a_plain_run_means_what_argparse_reads_in_it(words):
     plain = _plain_run(["run", *words])
     if plain is not None:
         args = parser().parse_args(["run", *words])
-        assert plain == (args.config, args.first_frame)
+        assert plain == (args.config, args.first_frame, args.home)
 
 
 def test_a_run_without_its_config_file_gets_the_argparse_error(capsys):

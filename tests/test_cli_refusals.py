@@ -287,7 +287,7 @@ def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
     with pytest.raises(DeviceUnavailable) as raised:
         build_buttons({"driver": "gpio"})
 
-    def run(config, first_frame):
+    def run(config, **stops):
         raise raised.value
 
     monkeypatch.setattr("firmware_app.runners.daemon.run", run)

@@ -106,6 +106,32 @@ def test_run_refuses_a_bad_configuration_listing_every_problem(tmp_path):
     assert lines[1].startswith(f"tableside: {config}:4: app.language: ")
 
 
+def test_home_starts_fully_says_when_the_home_menu_was_shown_and_stops_cleanly(tmp_path):
+    """``run --home``: the first frame's line, then the home menu's, exit 0, journal closed."""
+    config = tmp_path / "tableside.toml"
+    config.write_text(FAKE.format(state=tmp_path / "state"))
+    environ = {key: value for key, value in os.environ.items() if key != "NOTIFY_SOCKET"}
+    spawned = time.time()
+    done = subprocess.run(
+        [sys.executable, "-m", "firmware_app.cli.main", "run", "--config", str(config), "--home"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=environ,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    first, home = done.stdout.splitlines()
+    assert first.startswith("first frame shown at ")
+    assert home.startswith("home menu shown at ")
+    first_at, home_at = float(first.split()[-1]), float(home.split()[-1])
+    assert spawned < first_at <= home_at < time.time()
+    state = tmp_path / "state"
+    assert (state / "journal.sqlite").exists()
+    assert not (state / "journal.sqlite.running").exists(), "the journal was not closed"
+    assert not (state / "journal.sqlite-wal").exists(), "the log was not checkpointed"
+
+
 # What the first frame must not wait for: on a Zero 2 W each of these costs a noticeable
 # part of a second (benchmarks/startup.py measures the whole path).
 NOT_BEFORE_THE_FIRST_FRAME = (

@@ -62,7 +62,7 @@ def test_wal_and_synchronous_full_are_in_effect(journal):
         "synchronous": "FULL",
         "foreign_keys": True,
         "busy_timeout_ms": 5000,
-        "schema": 2,
+        "schema": 3,
     }
 
 
@@ -77,7 +77,7 @@ def test_the_file_is_marked_as_a_journal_for_any_reader(journal):
     try:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         assert other.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
-        assert other.execute("PRAGMA user_version").fetchone() == (2,)
+        assert other.execute("PRAGMA user_version").fetchone() == (3,)
     finally:
         other.close()
 
@@ -108,13 +108,13 @@ def test_a_newer_schema_is_refused(tmp_path):
     path = tmp_path / "journal.sqlite"
     Journal(path).close()
     raw = sqlite3.connect(path)
-    raw.execute("PRAGMA user_version = 3")
+    raw.execute("PRAGMA user_version = 4")
     raw.commit()
     raw.close()
     with pytest.raises(JournalError) as caught:
         Journal(path)
     assert str(caught.value) == (
-        f"{path}: journal schema 3 (a newer Tableside?); this one reads schema 2"
+        f"{path}: journal schema 4 (a newer Tableside?); this one reads schema 3"
     )
 
 
@@ -181,7 +181,7 @@ def test_a_version_1_journal_is_migrated_keeping_every_game(tmp_path):
     path = tmp_path / "journal.sqlite"
     write_version_1(path)
     with Journal(path) as journal:
-        assert journal.storage()["schema"] == 2
+        assert journal.storage()["schema"] == 3
         assert journal.check() == []
         assert journal.ended_games() == [
             FinishedGame(1, "pingwiny", "family", 10.0, 20.0, {"winners": [0]}, 1),

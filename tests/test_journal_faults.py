@@ -27,6 +27,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from test_history import checked
 
 from firmware_app.app import App
 from firmware_app.loop import Loop
@@ -115,6 +116,12 @@ def _start(folder: Path):
     """What ``tableside run`` does with the journal before its main loop."""
     journal, outcome = open_journal(folder / "journal.sqlite")
     outcome.log()
+    if outcome.kind == "sound" and checked(journal.path).recheck:
+        # damage in the pages of sealed games, found after the first screen: mended at the
+        # next start, which checks the whole file
+        journal.close()
+        journal, outcome = open_journal(folder / "journal.sqlite")
+        outcome.log()
     app = App(journal, language="en")
     tell_start(app, outcome, [])
     return journal, outcome, app
@@ -190,8 +197,11 @@ def _stopped(folder: Path) -> Path:
 
 
 def _flip_last_page(path: Path) -> None:
-    """A byte of the b-tree page header of the file's last page (a page of actions)."""
-    _flip(path, path.stat().st_size - 4096 + 3)
+    """A byte of the b-tree page header of the last page of actions in the file."""
+    db = sqlite3.connect(path)
+    (page,) = db.execute("SELECT max(pageno) FROM dbstat WHERE name = 'actions'").fetchone()
+    db.close()
+    _flip(path, (page - 1) * 4096 + 3)
 
 
 def _flip_notation(path: Path) -> None:

@@ -2,15 +2,19 @@
 
 import csv
 import io
+import itertools
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from stats_helpers import finish, known_games
+from stats_helpers import every_figure, finish, known_games, more_games
 
 from firmware_app.cli.main import main
+from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import Stats
+from firmware_app.store.statistics import CHUNK, Stats
 from firmware_app.transfer.results import csv_text, import_record, score_app_json, write_results
 
 
@@ -111,6 +115,115 @@ def test_a_replaced_journal_rebuilds_the_cache(journal, tmp_path):
         with Stats(other, path) as stats:
             assert stats.refresh() == 1
             assert stats.players() == ["Ewa", "Jan"]
+
+
+# Indexing in slices: 5 known games and 12 more, 17 finished in all; the journal's newest
+# game (the unfinished one among the known) is number 7, the 12 more are numbers 8 to 19.
+FINISHED, NEWEST = 17, 19
+
+
+@pytest.fixture
+def seventeen(journal, tmp_path):
+    """The journal with 17 finished games, and every figure of a cache indexed in one go."""
+    more_games(journal, 12)
+    with Stats(journal, tmp_path / "whole.sqlite") as whole:
+        assert whole.refresh() == FINISHED
+        return every_figure(whole)
+
+
+def test_slices_index_every_game_once_and_agree_with_one_refresh(journal, tmp_path, seventeen):
+    with Stats(journal, tmp_path / "sliced.sqlite") as sliced:
+        assert sliced.progress() == (0, NEWEST)
+        more = [sliced.index_slice(limit=3) for _ in range(6)]
+        assert more == [True] * 5 + [False]  # the sixth finds the last 2 games and says so
+        assert sliced.index_slice(limit=3) is False and sliced.refresh() == 0
+        assert sliced.progress() == (NEWEST, NEWEST)
+        assert len({row[0] for row in sliced.rows()}) == FINISHED
+        assert every_figure(sliced) == seventeen
+
+
+def test_a_slice_with_a_time_budget_ends_after_the_read_that_spends_it(journal, tmp_path):
+    ticks = itertools.count()  # a clock that moves a second each time it is read
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        assert stats.index_slice(limit=100, seconds=0.5, clock=lambda: next(ticks)) is True
+        assert len(stats.rows()) == 2 + 2 + 3 + 2  # the first CHUNK games: 4 Pingwiny
+        assert stats.games()["plays"] == CHUNK
+
+
+@pytest.mark.parametrize("slices", [1, 2, 5])
+def test_closing_between_slices_keeps_the_progress_and_the_next_one_finishes(
+    journal, tmp_path, seventeen, slices
+):
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as first:
+        for _ in range(slices):
+            assert first.index_slice(limit=2)
+        reached = first.progress()[0]
+    with Stats(journal, path) as second:
+        assert second.progress()[0] == reached > 0
+        assert second.refresh() == FINISHED - 2 * slices
+        assert every_figure(second) == seventeen
+
+
+KILLED = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+from firmware_app.store.journal import Journal
+from firmware_app.store.statistics import Stats
+stats = Stats(Journal(sys.argv[2]), sys.argv[3])
+for _ in range(3):
+    stats.index_slice(limit=2)
+print(stats.progress()[0], flush=True)
+os._exit(9)  # killed: nothing closed, nothing checkpointed
+"""
+
+
+def test_a_process_killed_between_slices_keeps_every_committed_slice(journal, tmp_path, seventeen):
+    path = tmp_path / "stats.sqlite"
+    root = str(Path(__file__).parents[1])
+    done = subprocess.run(
+        [sys.executable, "-c", KILLED, root, str(journal.path), str(path)],
+        capture_output=True,
+        text=True,
+    )
+    assert done.returncode == 9, done.stderr
+    with Stats(journal, path) as stats:
+        assert stats.progress()[0] == int(done.stdout) > 0
+        assert stats.refresh() == FINISHED - 6
+        assert every_figure(stats) == seventeen
+
+
+def test_a_cache_damaged_between_slices_is_rebuilt_and_finished(journal, tmp_path, seventeen):
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        stats.index_slice(limit=2)
+        stats.index_slice(limit=2)
+        page = stats._db.execute("PRAGMA page_size").fetchone()[0]
+    with path.open("r+b") as file:  # every page but the first (the header and the schema)
+        size = file.seek(0, io.SEEK_END)
+        file.seek(page)
+        file.write(b"\xa5" * (size - page))
+    with Stats(journal, path) as stats:
+        assert stats.index_slice(limit=2) is True  # finds the damage, starts again
+        assert stats.progress()[0] == 0
+        assert stats.refresh() == FINISHED
+        assert every_figure(stats) == seventeen
+
+
+def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp_path, seventeen):
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        stats.index_slice(limit=2)
+        reached = stats.progress()[0]
+        pages = stats._db.execute("PRAGMA page_count").fetchone()[0]
+        stats._db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
+        with pytest.raises(StorageError) as refused:
+            stats.index_slice(limit=FINISHED)
+        assert refused.value.reason == "full"
+        assert stats.progress()[0] == reached  # the refused slice left nothing half-done
+    with Stats(journal, path) as stats:
+        assert stats.refresh() == FINISHED - 2
+        assert every_figure(stats) == seventeen
 
 
 def test_the_csv_has_one_row_a_player_of_a_game(stats):

@@ -10,9 +10,11 @@ from pathlib import Path
 import pytest
 from PIL import Image, ImageChops
 from screen_helpers import choose
-from stats_helpers import known_games
+from stats_helpers import known_games, more_games
 
+from firmware_app.flows.shared import stats_counting
 from firmware_app.flows.shared.score_chart import round_scores
+from firmware_app.flows.shared.stats import StatsMenu
 from firmware_app.runners.autopilot import Autopilot, new_game_script
 from firmware_app.runners.headless import Headless
 
@@ -82,6 +84,61 @@ def test_a_player_head_to_head_and_the_last_games(sim):
     choose(sim, "Players")
     choose(sim, "Iza")
     assert "Favourite mouse: Blue mouse" in "\n".join(sim.app.top.lines)
+
+
+@pytest.fixture
+def one_a_tick(monkeypatch):
+    """A slice of one game: many ticks of counting from a few games."""
+    monkeypatch.setattr(stats_counting, "SLICE_GAMES", 1)
+
+
+def progress_lines(frames: list[str]) -> list[str]:
+    """The "n of total" line of each frame that shows the counting."""
+    return [frame.splitlines()[2].strip() for frame in frames if "Counting games…" in frame]
+
+
+def test_new_games_are_counted_a_slice_a_tick_then_the_menu_shows(sim, one_a_tick):
+    sim.frames.clear()
+    open_statistics(sim)
+    shown = progress_lines(sim.frames)  # the 5 finished games; the newest game is number 7
+    assert len(shown) >= 3 and shown[-1] == "5 of 7"
+    assert shown == sorted(set(shown)), "the count only goes up"
+    assert "BACK: later" in sim.frames[-2]
+    assert "All games" in sim.screen and "Counting" not in sim.screen
+    choose(sim, "Games")
+    assert "Games played: 5" in sim.screen
+
+
+def test_back_while_counting_leaves_and_the_next_opening_goes_on(sim, one_a_tick):
+    more_games(sim.journal, 40)  # 45 finished games, the newest number 47
+    open_statistics(sim)
+    assert isinstance(sim.app.top, StatsMenu) and "Counting games…" in sim.screen
+    sim.press("back")
+    assert not isinstance(sim.app.top, StatsMenu)
+    reached = int(progress_lines(sim.frames)[-1].split(" of ")[0])
+    assert 0 < reached < 45
+    sim.frames.clear()
+    open_statistics(sim)  # goes on from the games counted before BACK
+    assert int(progress_lines(sim.frames)[0].split(" of ")[0]) > reached
+    sim.run_for(1)
+    assert "All games" in sim.screen
+    choose(sim, "Games")
+    assert "Games played: 45" in sim.screen
+
+
+def test_a_full_storage_while_counting_says_so_and_the_menu_shows_what_was_counted(sim, one_a_tick):
+    more_games(sim.journal, 40)
+    open_statistics(sim)
+    cache = sim.app.top.counting.stats._db
+    pages = cache.execute("PRAGMA page_count").fetchone()[0]
+    cache.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
+    sim.run_for(1)
+    assert " ".join(sim.app.top.lines) == "Storage full: some games are not counted yet."
+    sim.press("ok")
+    assert "All games" in sim.screen
+    choose(sim, "Games")
+    counted = int(sim.screen.split("Games played: ")[1].split()[0])
+    assert 0 < counted < 45
 
 
 def test_an_empty_journal_says_so_instead_of_an_empty_screen(tmp_path):

@@ -173,14 +173,27 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    return _run_daemon(args.config, args.first_frame)
+    return _run_daemon(args.config, args.first_frame, args.home)
 
 
-def _run_daemon(config: str | None, first_frame: bool) -> int:
-    from firmware_app.runners.daemon import run
+def _run_daemon(config: str | None, first_frame: bool, home: bool) -> int:
+    """The daemon, with the garbage collector paused until its home menu is shown.
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    return run(config, first_frame=first_frame)
+    Start-up imports a few hundred modules and makes objects by the thousand but no
+    garbage, and each collection on the way walks all of them again: a Zero 2 W, slow
+    to import Python, would show the home menu later for nothing. ``run`` turns the
+    collector back on once the home menu is shown; here it is on again in any case.
+    """
+    import gc
+
+    gc.disable()
+    try:
+        from firmware_app.runners.daemon import run
+
+        logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+        return run(config, first_frame=first_frame, home=home)
+    finally:
+        gc.enable()
 
 
 def cmd_sim(args: argparse.Namespace) -> int:
@@ -273,10 +286,17 @@ def parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("run", help="the daemon on real hardware")
     p.add_argument("--config", help="the configuration file (default: simulator settings)")
-    p.add_argument(
+    stop = p.add_mutually_exclusive_group()
+    stop.add_argument(
         "--first-frame",
         action="store_true",
         help="exit once the first frame is shown, printing when (for benchmarks/startup.py)",
+    )
+    stop.add_argument(
+        "--home",
+        action="store_true",
+        help="start fully, exit cleanly once the home menu is shown, printing when the first "
+        "frame and the home menu were shown (for benchmarks/startup.py and history.py)",
     )
     p.set_defaults(run=cmd_run)
 
@@ -355,29 +375,31 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
-def _plain_run(argv: list[str]) -> tuple[str | None, bool] | None:
-    """``(config, first_frame)`` when ``argv`` is a plain ``run``, else ``None``.
+def _plain_run(argv: list[str]) -> tuple[str | None, bool, bool] | None:
+    """``(config, first_frame, home)`` when ``argv`` is a plain ``run``, else ``None``.
 
     The daemon starts from a fixed command line in its unit, and building the
     full parser (argparse, its help formatter and translations) would hold up
     its first frame. Only the unambiguous forms are read here: ``run``, then
-    ``--config FILE`` and ``--first-frame``, each at most once. Anything else,
-    help and mistakes included, goes to the full parser.
+    ``--config FILE`` and one of ``--first-frame`` and ``--home``, each at most
+    once. Anything else, help and mistakes included, goes to the full parser.
     """
     if argv[:1] != ["run"]:
         return None
-    config, first_frame = None, False
+    config, first_frame, home = None, False, False
     words = iter(argv[1:])
     for word in words:
-        if word == "--first-frame" and not first_frame:
+        if word == "--first-frame" and not (first_frame or home):
             first_frame = True
+        elif word == "--home" and not (first_frame or home):
+            home = True
         elif word == "--config" and config is None:
             config = next(words, "-")
             if config.startswith("-"):  # missing, or an option: argparse says which
                 return None
         else:
             return None
-    return config, first_frame
+    return config, first_frame, home
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -13,10 +13,9 @@ from pathlib import Path
 from firmware_app.cli.common import CommandError, state_dir
 from firmware_app.store.faults import JournalError
 from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import Stats
+from firmware_app.store.statistics import Stats, cache_of
 from firmware_app.transfer.results import RecordImportError, import_record, overview, write_results
 
-STATS_CACHE = "stats.sqlite"
 VERBS = {"stats": "show", "export": "export"}
 
 
@@ -48,7 +47,7 @@ def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:
 
 def cmd_stats(args) -> int:
     journal, folder = open_journal(args)
-    with journal, Stats(journal, folder / STATS_CACHE) as stats:
+    with journal, Stats(journal, cache_of(journal.path)) as stats:
         stats.refresh()
         if args.player:
             known = stats.players()
@@ -108,7 +107,7 @@ def cmd_import(args) -> int:
 
 def cmd_export(args) -> int:
     journal, folder = open_journal(args)
-    with journal, Stats(journal, folder / STATS_CACHE) as stats:
+    with journal, Stats(journal, cache_of(journal.path)) as stats:
         written = write_results(journal, stats, Path(args.out))
     for path in written:
         print(path)

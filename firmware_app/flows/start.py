@@ -7,9 +7,6 @@ last played; starting a new game leaves the others as they are.
 """
 
 from firmware_app.flows.games import GAMES
-from firmware_app.flows.shared.settings import settings_menu
-from firmware_app.flows.shared.stats import StatsMenu
-from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
 
 
@@ -25,22 +22,45 @@ def start_screen(app) -> Menu:
         if (game.game, game.variant) in GAMES
     ]
     items.append(Item(t("New game"), lambda: app.push(game_choice(app))))
-    items.append(Item(t("Settings"), lambda: app.push(settings_menu(app))))
-    items.append(Item(t("Statistics"), lambda: app.push(StatsMenu(app))))
+    items.append(Item(t("Settings"), lambda: app.push(settings(app))))
+    items.append(Item(t("Statistics"), lambda: app.push(statistics(app))))
     return Menu(app, "Tableside", items, back=lambda: None)
 
 
+# The menus below the home menu are imported when first chosen, not with it: after
+# switching on, the home menu is what the table waits for (see ``flows/games.py``).
+
+
+def settings(app):
+    from firmware_app.flows.shared.settings import settings_menu
+
+    return settings_menu(app)
+
+
+def statistics(app):
+    from firmware_app.flows.shared.stats import StatsMenu
+
+    return StatsMenu(app)
+
+
 def resume_detail(app, game) -> str:
-    """``3 players, round 5`` and ``12 min ago``: enough to tell the unfinished games apart."""
+    """``3 players, round 5`` and ``12 min ago``: enough to tell the unfinished games apart.
+
+    From the place the journal keeps with each change, so the list replays nothing; a
+    game without one (kept before places were) is replayed once, which stores it.
+    """
     t = app.t
-    session = app.session
-    if session is None or session.game_id != game.id:
-        session = Session.load(app.journal, game.id)
-    over = session.over
+    place = game.place
+    if not place:
+        from firmware_app.session import Session
+
+        place = Session.load(app.journal, game.id).place()
     progress = t(
         "{players}, {progress}",
-        players=t.plural("{n} player", "{n} players", session.game.n),
-        progress=t("game over") if over else GAMES[session.key].progress(t, session.state),
+        players=t.plural("{n} player", "{n} players", place["players"]),
+        progress=t("game over")
+        if place["over"]
+        else GAMES[(game.game, game.variant)].progress(t, place["step"]),
     )
     return f"{progress}\n{ago(t, app.clock() - game.played)}"
 

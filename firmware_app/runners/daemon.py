@@ -7,6 +7,7 @@ every loop tick, and STOPPING on the way out. SIGTERM raises ``SystemExit``
 so shutdown runs through the ``finally`` blocks below.
 """
 
+import gc
 import logging
 import time
 from contextlib import ExitStack
@@ -30,19 +31,24 @@ def message_frame(text: str):
     return canvas
 
 
-def run(config_path: str | None, *, first_frame: bool = False) -> int:
-    """Run until stopped; with ``first_frame``, stop once the first frame is shown.
+def run(config_path: str | None, *, first_frame: bool = False, home: bool = False) -> int:
+    """Run until stopped; ``first_frame`` and ``home`` stop early, for the benchmarks.
 
-    ``first_frame`` is for ``benchmarks/startup.py``: it prints the wall-clock
-    time of the first frame and exits 0 before anything else is opened.
+    Both print the wall-clock time of the first frame (``first frame shown at T``).
+    ``first_frame`` then exits 0 before anything else is opened. ``home`` goes on
+    through the whole start (journal opened and checked, app built, the first loop
+    tick, which draws and shows the home menu), prints ``home menu shown at T`` once
+    the loop is ready for a press, and stops as cleanly as on SIGTERM, exit status 0.
+    ``benchmarks/startup.py`` and ``benchmarks/history.py`` read those lines.
     """
     exit_on_sigterm()
     config = load_config(config_path)
     notifier = Notifier()
     display = build_display(config.display)
     display.show(splash())
-    if first_frame:
+    if first_frame or home:
         print(f"first frame shown at {time.time():.6f}", flush=True)
+    if first_frame:
         display.close()
         return 0
     # Imported only now, so that the frame above is not kept waiting for the
@@ -51,8 +57,8 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
     from firmware_app.flows.shared.stick import StickWatch
     from firmware_app.loop import Loop
     from firmware_app.runners.parts import Problem, build_part, fix_for
+    from firmware_app.store.housekeeping import Keeper
     from firmware_app.store.recovery import close_journal, open_journal
-    from firmware_app.store.rolling_backups import Backups
     from firmware_app.transfer.stick import StickPort
     from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
     from hw.buzzer import NoBuzzer, build_buzzer
@@ -88,7 +94,7 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
             journal, outcome = open_journal(config.app.journal)
             opened.callback(close_journal, journal)
             outcome.log()
-            backups = Backups(journal)
+            backups = Keeper(journal)  # the check after start-up, then the backups
             opened.callback(backups.close)
             app = App(
                 journal,
@@ -112,8 +118,12 @@ def run(config_path: str | None, *, first_frame: bool = False) -> int:
                 missing=missing,
             )
             loop.tick(time.monotonic())
+            gc.enable()  # the home menu is shown: the start is over (see cli/main.py)
             notifier.ready()
             LOG.info("ready: %s", config.source or "simulator defaults")
+            if home:
+                print(f"home menu shown at {time.time():.6f}", flush=True)
+                return 0
             while True:
                 loop.tick(time.monotonic())
                 time.sleep(TICK)

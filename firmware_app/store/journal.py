@@ -21,6 +21,7 @@ The schema is described in ``docs/journal.md``.
 import json
 import os
 import sqlite3
+import zlib
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -28,10 +29,19 @@ from typing import Any
 
 from firmware_app.store.atomic import write_atomically
 from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault, writable
+from firmware_app.store.integrity import Integrity
 from firmware_app.store.listings import FinishedGame, GameResult, UnfinishedGame
+from firmware_app.store.sealed import (
+    UNSEALED,
+    dumps,
+    keep_catalogue,
+    seal,
+    unpack_actions,
+    unpack_header,
+)
 from rules.record import FORMAT
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 # Written into the SQLite header, so a journal is recognised as ours and any
 # other SQLite file is left untouched. The bytes spell "TBLS".
 APPLICATION_ID = 0x54424C53
@@ -78,26 +88,49 @@ _MIGRATIONS = {
         "ALTER TABLE games ADD COLUMN played REAL",
         "UPDATE games SET played = coalesce(ended, started)",
     ),
+    # Ended games sealed (``store/sealed.py``): one catalogue for many games, the actions
+    # packed; ``place`` is how far an unfinished game got, for the resume list. Only
+    # cheap statements: the games already ended are sealed after start-up, one by one.
+    2: (
+        "CREATE TABLE catalogues (hash TEXT PRIMARY KEY, body TEXT NOT NULL)",
+        "ALTER TABLE games ADD COLUMN catalogue_hash TEXT",
+        "ALTER TABLE games ADD COLUMN packed BLOB",
+        "ALTER TABLE games ADD COLUMN packed_count INTEGER",
+        "ALTER TABLE games ADD COLUMN sealed INTEGER",
+        "ALTER TABLE games ADD COLUMN crc INTEGER",
+        "ALTER TABLE games ADD COLUMN place TEXT",
+        "CREATE INDEX games_unfinished ON games (id) WHERE outcome IS NULL",
+        "CREATE UNIQUE INDEX games_sealed ON games (sealed) WHERE sealed IS NOT NULL",
+        "CREATE INDEX games_unsealed ON games (id) WHERE outcome IS NOT NULL AND sealed IS NULL",
+    ),
 }
 _GAME = "SELECT header, outcome FROM games WHERE id = ?"
-_LIVE_COUNT = "(SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone)"
+_STORED = "SELECT header, catalogue_hash, packed FROM games WHERE id = ?"
+_LIVE_COUNT = """coalesce(packed_count,
+    (SELECT count(*) FROM actions WHERE game_id = games.id AND NOT undone))"""
 # A game copied in by recovery from a version-1 backup has no ``played``: its start counts.
-_UNFINISHED = f"""SELECT id, header, started, coalesce(played, started) AS last, {_LIVE_COUNT}
+_UNFINISHED = f"""SELECT id, json_extract(header, '$.game'), json_extract(header, '$.variant'),
+    started, coalesce(played, started) AS last, {_LIVE_COUNT}, place
     FROM games WHERE outcome IS NULL ORDER BY last DESC, id DESC"""
-_NEW_GAME = "INSERT INTO games (header, started, played) VALUES (?1, ?2, ?2)"
+_NEW_GAME = "INSERT INTO games (header, started, played, catalogue_hash) VALUES (?1, ?2, ?2, ?3)"
 _PLAYED = "UPDATE games SET played = ? WHERE id = ?"
+_TAUGHT = "UPDATE games SET header = ?, catalogue_hash = ? WHERE id = ?"
+_PLACE = "UPDATE games SET place = ? WHERE id = ?"
 _END = "UPDATE games SET outcome = ?, ended = ?, summary = ? WHERE id = ?"
 _ENDED = f"""SELECT id, header, started, ended, summary, {_LIVE_COUNT}, outcome
     FROM games WHERE outcome IS NOT NULL ORDER BY id"""
 _STARTED = "SELECT started FROM games WHERE id = ?"
 # What the statistics need of each finished game, read by SQLite from the header's JSON
-# so that the catalogue it holds (tens of kilobytes) is never parsed in Python.
+# so that the catalogue (tens of kilobytes; a sealed game's is kept apart) is never
+# parsed in Python.
+_CATALOGUE_OF = """coalesce((SELECT body FROM catalogues WHERE hash = games.catalogue_hash),
+    json_extract(header, '$.catalogue'))"""
 _RESULTS = f"""SELECT id, json_extract(header, '$.game'), json_extract(header, '$.variant'),
     started, ended, summary, {_LIVE_COUNT}, json_extract(header, '$.options.names'),
     json_extract(header, '$.options.players'),
-    coalesce(json_extract(header, '$.catalogue.meta.kind') = 'demo', 0)
-        OR json_extract(header, '$.catalogue.demo_label') IS NOT NULL
-    FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id"""
+    coalesce(json_extract({_CATALOGUE_OF}, '$.meta.kind') = 'demo', 0)
+        OR json_extract({_CATALOGUE_OF}, '$.demo_label') IS NOT NULL
+    FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id LIMIT ?"""
 _DATES = "SELECT started, ended FROM games WHERE id = ?"
 _IMPORTED = """INSERT INTO games (header, started, played, ended, outcome, summary)
     VALUES (?1, ?2, ?3, ?3, 'finished', ?4)"""
@@ -116,16 +149,12 @@ _UNDO = """UPDATE actions SET undone = 1 WHERE game_id = ?1 AND seq =
     (SELECT max(seq) FROM actions WHERE game_id = ?1 AND NOT undone) RETURNING notation"""
 _REDO = """UPDATE actions SET undone = 0 WHERE game_id = ?1 AND seq =
     (SELECT min(seq) FROM actions WHERE game_id = ?1 AND undone) RETURNING notation"""
-# A live action after an undone one would mean the undone tail was broken.
-_BROKEN_TAIL = """SELECT live.game_id, live.seq FROM actions AS live JOIN actions AS gone
-    ON gone.game_id = live.game_id AND gone.undone AND NOT live.undone AND gone.seq < live.seq
-    GROUP BY live.game_id, live.seq"""
 _GET_SETTING = "SELECT value FROM settings WHERE key = ?"
 _SET_SETTING = """INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value"""
 
 
-class Journal:
+class Journal(Integrity):
     """One journal file; opened (and created if absent) by the constructor.
 
     Times (``now``) are given by the caller, wall-clock seconds in the daemon,
@@ -297,9 +326,9 @@ class Journal:
         if header.get("actions"):
             raise ValueError("a new game's header has no actions; append them one by one")
         kept = {key: value for key, value in header.items() if key != "actions"}
-        stored = json.dumps(kept, ensure_ascii=False, allow_nan=False)
         with self._writing():
-            return self._db.execute(_NEW_GAME, (stored, now)).lastrowid
+            catalogue = keep_catalogue(self._db, kept)
+            return self._db.execute(_NEW_GAME, (dumps(kept), now, catalogue)).lastrowid
 
     def complete_catalogue(self, game_id: int, catalogue: Mapping[str, Any]) -> None:
         """Replace the catalogue in a running game's header by one that knows more.
@@ -310,10 +339,10 @@ class Journal:
         header, _ = self._game(game_id)
         record = json.loads(header)
         record["catalogue"] = catalogue
-        stored = json.dumps(record, ensure_ascii=False, allow_nan=False)
         with self._writing():
             self._playing(game_id)
-            self._db.execute("UPDATE games SET header = ? WHERE id = ?", (stored, game_id))
+            key = keep_catalogue(self._db, record)
+            self._db.execute(_TAUGHT, (dumps(record), key, game_id))
 
     def unfinished(self) -> int | None:
         """The id of the unfinished game played last, if any: the one to resume first."""
@@ -323,19 +352,28 @@ class Journal:
     def unfinished_games(self) -> list[UnfinishedGame]:
         """Every unfinished game, the one played last first."""
         games = []
-        for game_id, header, started, played, actions in self._db.execute(_UNFINISHED):
-            head = json.loads(header)
+        for game_id, game, variant, started, played, actions, place in self._db.execute(
+            _UNFINISHED
+        ):
+            place = json.loads(place) if place else None
             games.append(
-                UnfinishedGame(
-                    game_id, head.get("game", ""), head.get("variant", ""), started, played, actions
-                )
+                UnfinishedGame(game_id, game or "", variant or "", started, played, actions, place)
             )
         return games
 
     def record(self, game_id: int) -> dict[str, Any]:
         """The header and the live actions: exactly what ``rules.record.replay`` takes."""
-        header, _ = self._game(game_id)
-        record = json.loads(header)
+        row = self._db.execute(_STORED, (game_id,)).fetchone()
+        if row is None:
+            raise JournalError(f"{self.path}: no game {game_id!r}")
+        header, catalogue, packed = row
+        try:
+            record = unpack_header(self._db, header, catalogue)
+            if packed is not None:
+                record["actions"] = unpack_actions(packed)
+                return record
+        except (ValueError, zlib.error) as error:
+            raise JournalError(f"{self.path}: game {game_id} is damaged: {error}") from error
         record["actions"] = [row[0] for row in self._db.execute(_LIVE, (game_id,))]
         return record
 
@@ -356,11 +394,23 @@ class Journal:
         self._end(game_id, "abandoned", {}, now)
 
     def _end(self, game_id: int, outcome: str, summary: Mapping[str, Any], now: float) -> None:
-        stored = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
+        stored = dumps(dict(summary))
         with self._writing():
             self._playing(game_id)
             self._db.execute(_DROP_REDO, (game_id,))
             self._db.execute(_END, (outcome, now, stored, game_id))
+            seal(self._db, game_id)
+
+    def seal_ended(self, limit: int) -> int:
+        """Seal up to ``limit`` ended games kept as played (from before sealing existed),
+        each in its own transaction, so what is done before a power cut stays done;
+        returns how many were sealed (0: none is left)."""
+        done = 0
+        for (game_id,) in self._db.execute(UNSEALED, (limit,)).fetchall():
+            with self._writing():
+                seal(self._db, game_id)
+            done += 1
+        return done
 
     def finished_games(self) -> list[FinishedGame]:
         """Every finished game, oldest first."""
@@ -379,10 +429,11 @@ class Journal:
             )
         return games
 
-    def results(self, after: int = 0) -> list[GameResult]:
-        """The result of each finished game with an id above ``after``, oldest first."""
+    def results(self, after: int = 0, limit: int = -1) -> list[GameResult]:
+        """The result of each finished game with an id above ``after``, oldest first;
+        at most ``limit`` of them when it is not negative (a slice of the work)."""
         results = []
-        for row in self._db.execute(_RESULTS, (after,)):
+        for row in self._db.execute(_RESULTS, (after, limit)):
             game_id, game, variant, started, ended, summary, actions, names, players, demo = row
             names = json.loads(names) if names else None
             players = json.loads(players) if isinstance(players, str) else players
@@ -393,6 +444,10 @@ class Journal:
                 )
             )  # fmt: skip
         return results
+
+    def newest_id(self) -> int:
+        """The number of the newest game (0 for none): games are numbered as they start."""
+        return self._db.execute("SELECT coalesce(max(id), 0) FROM games").fetchone()[0]
 
     def started_at(self, game_id: int) -> float | None:
         """When a game started, or None when the journal has no such game."""
@@ -412,13 +467,15 @@ class Journal:
 
     # ------------------------------------------------------------ actions
 
-    def append(self, game_id: int, notation: str, *, now: float | None = None) -> int:
+    def append(
+        self, game_id: int, notation: str, *, now: float | None = None, place: Any = None
+    ) -> int:
         """Commit one accepted action and return its number (1 for the first).
 
         The commit is on disk when this returns, so the daemon shows the
         result only afterwards. Any undone actions are dropped first: after
         a new action there is nothing to redo. ``now``, when given, is kept
-        as the time the game was last played.
+        as the time the game was last played, and ``place`` as how far it got.
         """
         if not isinstance(notation, str) or not notation.strip():
             raise ValueError(f"an action is a non-empty notation, not {notation!r}")
@@ -427,14 +484,16 @@ class Journal:
             self._db.execute(_DROP_REDO, (game_id,))
             if now is not None:
                 self._db.execute(_PLAYED, (now, game_id))
+            self._place(game_id, place)
             return self._db.execute(_APPEND, (game_id, notation)).fetchone()[0]
 
-    def undo(self, game_id: int) -> str | None:
+    def undo(self, game_id: int, *, place: Any = None) -> str | None:
         """Mark the last live action undone and return it (None if there is none).
 
         It is kept for :meth:`redo`; the caller rebuilds the state by replay.
+        ``place`` is how far the game is after it, for the resume list.
         """
-        return self._step(_UNDO, game_id)
+        return self._step(_UNDO, game_id, place)
 
     def redo(self, game_id: int) -> str | None:
         """Make the first undone action live again and return it (None if there is none).
@@ -442,12 +501,24 @@ class Journal:
         The caller applies it to the engine again; the draw is the same,
         because the random source lives in the state.
         """
-        return self._step(_REDO, game_id)
+        return self._step(_REDO, game_id, None)
 
-    def _step(self, statement: str, game_id: int) -> str | None:
+    def set_place(self, game_id: int, place: Any) -> None:
+        """Keep how far an unfinished game got (JSON), so the resume list replays nothing."""
+        with self._writing():
+            self._playing(game_id)
+            self._place(game_id, place)
+
+    def _place(self, game_id: int, place: Any) -> None:
+        if place is not None:
+            self._db.execute(_PLACE, (dumps(place), game_id))
+
+    def _step(self, statement: str, game_id: int, place: Any) -> str | None:
         with self._writing():
             self._playing(game_id)
             row = self._db.execute(statement, (game_id,)).fetchone()
+            if row is not None:
+                self._place(game_id, place)
         return None if row is None else row[0]
 
     def can_undo(self, game_id: int) -> bool:
@@ -490,14 +561,14 @@ class Journal:
         had been played here, so statistics and exports treat it alike.
         """
         header = {k: v for k, v in record.items() if k not in ("actions", "played")}
-        stored = json.dumps(header, ensure_ascii=False, allow_nan=False)
-        result = json.dumps(dict(summary), ensure_ascii=False, allow_nan=False)
+        stored, result = dumps(header), dumps(dict(summary))
         with self._writing():
             game_id = self._db.execute(_IMPORTED, (stored, started, ended, result)).lastrowid
             self._db.executemany(
                 _IMPORTED_ACTION,
                 [(game_id, seq, notation) for seq, notation in enumerate(record["actions"], 1)],
             )
+            seal(self._db, game_id)
         return game_id
 
     def find_finished(self, record: Mapping[str, Any]) -> int | None:
@@ -544,33 +615,6 @@ class Journal:
         with self._writing():
             self._db.execute(_SET_SETTING, (key, stored))
 
-    # ---------------------------------------------------------- integrity
-
-    def check(self) -> list[str]:
-        """Every problem SQLite or the undo rules find in the file; empty when sound.
-
-        A file too damaged to check says so as its one problem, rather than raising.
-        """
-        queries = (
-            ("PRAGMA integrity_check", lambda row: None if row[0] == "ok" else row[0]),
-            (
-                "PRAGMA foreign_key_check",
-                lambda row: f"a row of {row[0]} refers to a missing row of {row[2]}",
-            ),
-            (
-                _BROKEN_TAIL,
-                lambda row: f"game {row[0]}: live action {row[1]} follows an undone action",
-            ),
-        )
-        problems = []
-        for query, problem in queries:
-            try:
-                problems += [text for row in self._db.execute(query) if (text := problem(row))]
-            except sqlite3.DatabaseError as error:
-                problems.append(f"{self.path}: cannot be checked: {error}")
-                break
-        return problems
-
     def checkpoint(self) -> None:
         """Copy the write-ahead log into the main file and empty it (end of a game, a stop).
 
@@ -579,6 +623,10 @@ class Journal:
         if not self.read_only:
             with suppress(sqlite3.Error):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
+
+    def interrupt(self) -> None:
+        """Cut short the statement running on this connection in another thread (a stop)."""
+        self._db.interrupt()
 
     def close(self) -> None:
         self._db.close()

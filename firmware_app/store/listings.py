@@ -24,7 +24,11 @@ class FinishedGame:
 
 @dataclass(frozen=True)
 class UnfinishedGame:
-    """One line of the resume list: the game, when it was last played, how far it got."""
+    """One line of the resume list: the game, when it was last played, how far it got.
+
+    ``place`` is what the session stored with the game's last change (``Session.place``),
+    or None for a game that has none yet.
+    """
 
     id: int
     game: str
@@ -32,6 +36,7 @@ class UnfinishedGame:
     started: float
     played: float
     actions: int
+    place: dict[str, Any] | None = None
 
 
 class GameResult(NamedTuple):

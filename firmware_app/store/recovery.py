@@ -2,14 +2,20 @@
 
 An SD card that lost power at the wrong moment, a full or read-only card, a
 byte flipped by a worn cell: the box must still start, say what happened,
-and keep every game it can. So :func:`open_journal` runs SQLite's integrity
-check and reads every row back (each setting and header must be JSON, every
-unfinished game must replay). When something is wrong:
+and keep every game it can. So :func:`open_journal` checks what can have
+been damaged since the last stop: the write-ahead log, SQLite's check of the
+tables that change in play (settings, actions, catalogues), and every row a
+start reads back (each setting must be JSON, every unfinished game must
+replay). What grows with the years, the sealed finished games, is checked
+after the first screen, beside the main loop (``housekeeping.py``); damage
+found there leaves a marker (``journal.sqlite.recheck``) that makes the next
+start check the whole file. When something is wrong:
 
 - the damaged files (main file and write-ahead log) are kept under names
   that say so (``journal.damaged-20261201-144300.sqlite``), never deleted;
-- a fresh journal is built from what they still hold and from the newest
-  good backup (``firmware_app/store/rolling_backups.py``): each game from whichever holds
+- a fresh journal is built from what they still hold, from the newest
+  good backup and from the backups' archive of sealed games
+  (``firmware_app/store/rolling_backups.py``): each game from whichever holds
   more of it, cut after its last action that replays; the settings (which
   include the enrolled tags) from the fuller of the two;
 - the :class:`Outcome` tells the log where the files are and gives the
@@ -28,24 +34,26 @@ import logging
 import os
 import shutil
 import sqlite3
-import struct
 import tempfile
 import time
+import zlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
 from firmware_app.store import rolling_backups
 from firmware_app.store.atomic import write_atomically
 from firmware_app.store.faults import JournalError, StorageError, writable
 from firmware_app.store.journal import Journal
+from firmware_app.store.sealed import unpack_actions
+from firmware_app.store.wal import wal_problems
 from rules.record import RecordError, replay
 
 LOG = logging.getLogger("tableside.recovery")
 # The tables whose rows the recovery understands; any other table of the schema
 # is copied as it is, from the fuller source first.
-GAMES, ACTIONS, SETTINGS = "games", "actions", "settings"
+GAMES, ACTIONS, SETTINGS, CATALOGUES = "games", "actions", "settings", "catalogues"
 SIDE_FILES = ("-wal", "-shm")
-WAL_HEADER, FRAME_HEADER = 32, 24
 SQLITE_MAGIC = b"SQLite format 3\0"
 
 
@@ -58,14 +66,39 @@ class Rows:
     problems: list[str] = field(default_factory=list)
 
     def games(self) -> dict[int, dict]:
-        return {row["id"]: row for row in self.tables.get(GAMES, [])}
+        return self._games
 
     def actions(self, game_id: int) -> list[dict]:
-        rows = [row for row in self.tables.get(ACTIONS, []) if row["game_id"] == game_id]
-        return sorted(rows, key=lambda row: row["seq"])
+        return self._actions.get(game_id, [])
+
+    # Built once, when the tables are filled: looked up for every game.
+    @cached_property
+    def _games(self) -> dict[int, dict]:
+        return {row["id"]: row for row in self.tables.get(GAMES, [])}
+
+    @cached_property
+    def _actions(self) -> dict[int, list[dict]]:
+        by_game: dict[int, list[dict]] = {}
+        for row in sorted(self.tables.get(ACTIONS, []), key=lambda row: row["seq"]):
+            by_game.setdefault(row["game_id"], []).append(row)
+        return by_game
 
     def settings(self) -> dict[str, dict]:
         return {row["key"]: row for row in self.tables.get(SETTINGS, [])}
+
+    def header(self, game_id: int) -> dict | None:
+        """A game's header with its catalogue in place; None when either is unreadable."""
+        game = self.games()[game_id]
+        header = _json(game.get("header"))
+        key = game.get("catalogue_hash")
+        if not isinstance(header, dict) or key is None:
+            return header if isinstance(header, dict) else None
+        catalogue = _json(self._catalogues.get(key))
+        return {**header, "catalogue": catalogue} if isinstance(catalogue, dict) else None
+
+    @cached_property
+    def _catalogues(self) -> dict[str, str]:
+        return {row["hash"]: row["body"] for row in self.tables.get(CATALOGUES, [])}
 
 
 @dataclass(frozen=True)
@@ -73,7 +106,7 @@ class Outcome:
     """What the start found, for the log and the panel."""
 
     kind: str  # "new", "sound", "damaged", "missing" or "unwritable"
-    games: int = 0  # games in the journal now
+    games: int = 0  # games in the journal now (after a sound start: the unfinished ones)
     known: int = 0  # games found in the damaged file and the backup together
     kept: tuple[Path, ...] = ()  # the copies of the damaged files
     backup: Path | None = None  # the backup that was used
@@ -82,7 +115,7 @@ class Outcome:
 
     def log(self) -> None:
         if self.kind in ("new", "sound"):
-            LOG.info("journal: %s, %d games", self.kind, self.games)
+            LOG.info("journal: %s, %d unfinished games", self.kind, self.games)
             return
         if self.kind == "unwritable":
             LOG.error("journal read-only until the storage takes writes: %s", self.problems[0])
@@ -160,7 +193,7 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
         if not writable(path):
             refused = StorageError(f"{path}: cannot create the journal", "read-only")
             return _unwritable(path, refused)
-        if rolling_backups.newest(path):
+        if rolling_backups.newest(path) or rolling_backups.archive(path).exists():
             return _rebuild(path, ["the journal is missing or empty, but backups exist"], "missing")
         return Journal(path), Outcome("new")
     problems = wal_problems(wal)
@@ -178,77 +211,38 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
         return _unwritable(path, error)
     except JournalError as error:
         return _rebuild(path, [str(error)], "damaged")
-    problems = journal.check()
+    whole = recheck(path).exists()  # damage was found after the last start
+    problems = journal.check() if whole else journal.check_live()
     if not problems:
-        rows = read_rows(path)
+        rows = read_rows(path) if whole else read_live_rows(path)
         problems = rows.problems + content_problems(rows)
     if not problems:
-        return journal, Outcome("sound", games=len(rows.games()))
+        recheck(path).unlink(missing_ok=True)
+        unfinished = sum(row.get("outcome") is None for row in rows.games().values())
+        return journal, Outcome("sound", games=unfinished)
     journal.close()
     return _rebuild(path, problems, "damaged")
 
 
-def wal_problems(wal: Path) -> list[str]:
-    """Committed transactions that SQLite would skip without a word: a damaged or torn log.
-
-    SQLite replays the write-ahead log up to the first frame whose checksum
-    or salt does not match and ignores the rest, which is right for the
-    unfinished transaction of a power cut but silently drops every commit
-    after a damaged frame. So the log is walked here as SQLite does (the
-    format is in SQLite's ``walformat`` documentation): a frame of the
-    current log that closes a transaction after the break, a damaged header
-    with frames behind it, or a frame cut short all mean lost commits. Frames
-    left from before a log restart carry an older salt and are not counted.
-    """
-    try:
-        data = wal.read_bytes()
-    except FileNotFoundError:
-        return []
-    except OSError as error:
-        return [f"cannot read the log {wal}: {error}"]
-    if len(data) < WAL_HEADER:
-        return [f"the log {wal.name} is cut short ({len(data)} bytes)"] if data else []
-    magic, _, page_size = struct.unpack(">III", data[:12])
-    if magic not in (0x377F0682, 0x377F0683) or not 512 <= page_size <= 65536:
-        return [f"the log {wal.name} has a damaged header"]
-    order = "<" if magic == 0x377F0682 else ">"
-    salt = data[16:24]
-    sums = _wal_checksum(order, data[:24], (0, 0))
-    frame = FRAME_HEADER + page_size
-    frames = (len(data) - WAL_HEADER) // frame
-    if sums != struct.unpack(">II", data[24:32]):
-        return [f"the log {wal.name} has a damaged header"] if frames else []
-    broken = False
-    for index in range(frames):
-        start = WAL_HEADER + index * frame
-        head = data[start : start + FRAME_HEADER]
-        commit = struct.unpack(">I", head[4:8])[0] != 0
-        if broken:
-            if head[8:16] == salt and commit:
-                return [f"the log {wal.name} is damaged at frame {broken}; commits follow it"]
-            continue
-        if head[8:16] != salt:
-            broken = index + 1
-            continue
-        sums = _wal_checksum(order, head[:8] + data[start + FRAME_HEADER : start + frame], sums)
-        if sums != struct.unpack(">II", head[16:24]):
-            broken = index + 1
-    if (len(data) - WAL_HEADER) % frame:
-        return [f"the log {wal.name} ends in a frame cut short"]
-    return []
-
-
-def _wal_checksum(order: str, data: bytes, sums: tuple[int, int]) -> tuple[int, int]:
-    s0, s1 = sums
-    words = struct.unpack(f"{order}{len(data) // 4}I", data)
-    for x0, x1 in zip(words[::2], words[1::2], strict=True):
-        s0 = (s0 + x0 + s1) & 0xFFFFFFFF
-        s1 = (s1 + x1 + s0) & 0xFFFFFFFF
-    return s0, s1
+def recheck(path: Path) -> Path:
+    """The marker that damage was found after start-up: the next start checks everything."""
+    return _side(path, ".recheck")
 
 
 def read_rows(path: Path) -> Rows:
     """Every row that can still be read from the journal at ``path`` (opened read-only)."""
+    return _read(path, _every_table)
+
+
+def read_live_rows(path: Path) -> Rows:
+    """The settings, the unfinished games and the actions table of the journal at ``path``:
+    what a start reads back, however long the history. Any error is a problem: the
+    rebuild that follows reads what it can of everything."""
+    return _read(path, _live_tables)
+
+
+def _read(path: Path, fill) -> Rows:
+    """The rows ``fill(db, rows)`` reads from the file opened read-only."""
     rows = Rows(path)
     try:
         db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
@@ -256,18 +250,40 @@ def read_rows(path: Path) -> Rows:
         rows.problems.append(f"cannot read {path}: {error}")
         return rows
     try:
-        try:
-            names = [
-                row[0] for row in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
-            ]
-        except sqlite3.Error as error:
-            rows.problems.append(f"cannot list the tables: {error}")
-            return rows
-        for name in names:
-            rows.tables[name] = _read_table(db, name, rows.problems)
+        fill(db, rows)
     finally:
         db.close()
     return rows
+
+
+def _every_table(db: sqlite3.Connection, rows: Rows) -> None:
+    try:
+        names = [
+            row[0] for row in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
+        ]
+    except sqlite3.Error as error:
+        rows.problems.append(f"cannot list the tables: {error}")
+        return
+    for name in names:
+        rows.tables[name] = _read_table(db, name, rows.problems)
+
+
+_LIVE_ROWS = {
+    GAMES: "SELECT * FROM games WHERE outcome IS NULL",
+    ACTIONS: "SELECT * FROM actions",
+    SETTINGS: "SELECT * FROM settings",
+    CATALOGUES: "SELECT * FROM catalogues",  # one a catalogue, however many games use it
+}
+
+
+def _live_tables(db: sqlite3.Connection, rows: Rows) -> None:
+    try:
+        for table, query in _LIVE_ROWS.items():
+            cursor = db.execute(query)
+            columns = [column[0] for column in cursor.description]
+            rows.tables[table] = [dict(zip(columns, values, strict=True)) for values in cursor]
+    except sqlite3.Error as error:
+        rows.problems.append(f"cannot read the rows of a start: {error}")
 
 
 def _read_table(db: sqlite3.Connection, name: str, problems: list[str]) -> list[dict]:
@@ -329,12 +345,17 @@ def _replaying(rows: Rows, game_id: int) -> tuple[int, int, str]:
     """
     game = rows.games()[game_id]
     live = [row["notation"] for row in rows.actions(game_id) if not row.get("undone")]
-    header = _json(game.get("header"))
-    if not isinstance(header, dict):
-        return 0, len(live), "its header is not readable"
+    header = rows.header(game_id)
+    if header is None:
+        return 0, len(live), "its header or its catalogue is not readable"
     if game.get("outcome") is not None:
         if game.get("summary") is not None and _json(game["summary"]) is None:
             return 0, len(live), "its summary is not readable"
+        if game.get("packed") is not None:  # sealed: its actions are in its row
+            try:
+                live = unpack_actions(game["packed"])
+            except (ValueError, zlib.error):
+                return 0, game.get("packed_count") or 0, "its packed actions are not readable"
         return len(live), len(live), ""
     try:
         replay({**header, "actions": live})
@@ -374,12 +395,18 @@ def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outco
     backup = _newest_good_backup(path)
     if backup is not None:
         sources.append(backup)
+    if rolling_backups.archive(path).exists():  # the sealed games, each copied once
+        archived = read_rows(rolling_backups.archive(path))
+        if archived.problems:
+            LOG.warning("the backups' archive is damaged: %s", "; ".join(archived.problems))
+        sources.append(archived)
     rebuilt = _side(path, ".rebuilt")
     for suffix in ("", *SIDE_FILES):
         _side(rebuilt, suffix).unlink(missing_ok=True)
     Journal(rebuilt).close()
     known = _write(rebuilt, sources)
     _install(path, rebuilt)
+    recheck(path).unlink(missing_ok=True)  # the rebuilt file was checked row by row
     journal = Journal(path)
     games = len(read_rows(path).games())
     outcome = Outcome(
@@ -536,7 +563,7 @@ def _unwritable(path: Path, error: StorageError) -> tuple[Journal, Outcome]:
         if not copy.exists():
             Journal(copy).close()
         journal = Journal(copy, read_only=True)
-    games = len(read_rows(journal.path).games())
+    games = len(read_live_rows(journal.path).games())
     journal.path = path  # the next write retries the real file
     return journal, Outcome("unwritable", games=games, problems=(str(error),), reason=error.reason)
 

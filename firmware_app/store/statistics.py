@@ -7,6 +7,12 @@ time statistics are asked for, only the games finished since the last time are a
 cache is derived data: it is rebuilt from the journal whenever it is missing, damaged, or
 does not match the journal (a restored journal, say); deleting it loses nothing.
 
+Adding years of games at once would hold the main loop for minutes on a Zero 2 W, past the
+watchdog, so they are added in slices (``index_slice``): a bounded number of games, or of
+milliseconds, committed as one transaction. A kill between slices keeps every committed one,
+and the next slice goes on from the newest game in the cache. ``refresh`` runs the slices to
+the end, for the command line and the exports.
+
 Only finished games count; abandoned ones are never played out. A seat without a name
 ("Player 2") is counted in the game's figures but is nobody's in the players' figures: it is
 a different person each time.
@@ -14,10 +20,33 @@ a different person each time.
 
 import json
 import sqlite3
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault
+
 CACHE_VERSION = 2
+CACHE = "stats.sqlite"  # the cache's name, beside the journal
+
+
+def cache_of(journal_path: Path) -> Path:
+    """Where the statistics cache of the journal at ``journal_path`` is kept."""
+    return Path(journal_path).with_name(CACHE)
+
+
+# Games one slice of ``refresh`` adds: one transaction, so a kill loses at most that much work.
+SLICE = 500
+# Games read from the journal at a time by a slice with a time budget, which looks at the
+# clock after each such read: small, so a slice overruns its budget by little on a Zero 2 W.
+CHUNK = 4
+# How long a slice waits for the cache held by another process (``tableside stats`` run beside
+# the panel): not SQLite's usual 5 s, which would hold up the main loop; then it is refused.
+BUSY_SECONDS = 1.0
+# SQLite's result codes of a cache held by another process: busy, not damaged.
+_BUSY = (5, 6)
 _SCHEMA = (
     # One row a finished game, and one row a player of a game: the detail behind the
     # last results, head to head and the CSV.
@@ -59,6 +88,14 @@ _ADD_PERSON = """INSERT INTO people VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)
         score_sum = score_sum + ?5, best = max(best, ?5)"""
 _ADD_PIECE = """INSERT INTO pieces VALUES (?, ?, ?, ?, 1)
     ON CONFLICT DO UPDATE SET times = times + 1"""
+
+
+def _connect(path: Path) -> sqlite3.Connection:
+    """The cache's connection. NORMAL: a commit is not flushed to the card at once, so a
+    slice costs no wait on the card; a power cut may lose the last slices, never the file."""
+    db = sqlite3.connect(path, timeout=BUSY_SECONDS, isolation_level=None)
+    db.execute("PRAGMA synchronous = NORMAL")
+    return db
 
 
 def _where_kind(table: str = "") -> str:
@@ -111,15 +148,21 @@ def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
 
 
 class Stats:
-    """The statistics cache of one journal; ``refresh`` brings it up to date."""
+    """The statistics cache of one journal; ``index_slice`` or ``refresh`` brings it up to date.
+
+    A storage that refuses the cache's writes raises ``StorageError``; a damaged cache is
+    rebuilt, once in an object's life (damage found again is the storage failing).
+    """
 
     def __init__(self, journal, path: Path) -> None:
         self.journal, self.path = journal, Path(path)
+        self._repaired = False
+        self._journal_end: int | None = None
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(self.path, isolation_level=None)
+            db = _connect(self.path)
             if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
                 raise sqlite3.DatabaseError("not a statistics cache of this version")
             return db
@@ -130,15 +173,25 @@ class Stats:
 
     def _rebuilt(self) -> sqlite3.Connection:
         """A new, empty cache in place of whatever was there (it is only derived data)."""
-        for suffix in ("", "-wal", "-shm", "-journal"):
-            Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-        db = sqlite3.connect(self.path, isolation_level=None)
-        db.execute("PRAGMA journal_mode = WAL")
-        db.execute("BEGIN")
-        for statement in _SCHEMA:
-            db.execute(statement)
-        db.execute("COMMIT")
-        return db
+        db = None
+        try:
+            for suffix in ("", "-wal", "-shm", "-journal"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            db = _connect(self.path)
+            db.execute("PRAGMA journal_mode = WAL")
+            db.execute("BEGIN")
+            for statement in _SCHEMA:
+                db.execute(statement)
+            db.execute("COMMIT")
+            return db
+        except (OSError, sqlite3.Error) as error:
+            if db is not None:
+                db.close()
+            raise self._refused("cannot create", error) from error
+
+    def _refused(self, doing: str, error: BaseException) -> StorageError:
+        reason = refine(storage_fault(error) or "io", self.path)
+        return StorageError(f"{self.path}: {doing} the statistics cache: {error}", reason)
 
     def close(self) -> None:
         self._db.close()
@@ -149,27 +202,120 @@ class Stats:
     def __exit__(self, *exc_info: object) -> None:
         self.close()
 
-    # ------------------------------------------------------------ refresh
+    # ------------------------------------------------------------ indexing
 
     def refresh(self) -> int:
-        """Add the games finished since the last refresh; return how many were added.
+        """Add every game finished since the last time, slice by slice; return how many."""
+        added, more = 0, True
+        while more:
+            count, more = self._slice(SLICE, None, time.perf_counter)
+            added += count
+        return added
 
-        The newest cached game must still be in the journal with the same start time;
-        otherwise the journal was replaced and the cache starts again.
+    def index_slice(
+        self,
+        limit: int = SLICE,
+        seconds: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> bool:
+        """Add at most ``limit`` finished games as one transaction; True while more may remain.
+
+        With ``seconds``, the slice also ends once that much time has passed on ``clock``
+        (looked at after every ``CHUNK`` games): the panel's share of a loop tick.
         """
-        last = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        if last is not None and self.journal.started_at(last[0]) != last[1]:
+        if limit < 1:
+            raise ValueError(f"a slice indexes at least one game, not {limit}")
+        return self._slice(limit, seconds, clock)[1]
+
+    def progress(self) -> tuple[int, int | None]:
+        """How far indexing got: the journal's number of the newest game in the cache, and
+        of the newest game in the journal (finished or not; None when it cannot be read).
+
+        Games are numbered in the journal as they start, so the two numbers say how far
+        the work got at the cost of two index look-ups, where counting the finished games
+        would read every header. The newest game is looked up once in an object's life; a
+        cache that cannot be read has reached nothing (the next slice rebuilds it).
+        """
+        try:
+            reached = self._last()[0]
+        except sqlite3.Error:
+            reached = 0
+        if self._journal_end is None:
+            self._journal_end = self._newest_game()
+        return reached, None if self._journal_end is None else max(reached, self._journal_end)
+
+    def _newest_game(self) -> int | None:
+        """The number of the journal's newest game; None if it cannot be read."""
+        try:
+            return self.journal.newest_id()
+        except sqlite3.Error:
+            return None
+
+    def _slice(self, limit: int, seconds: float | None, clock) -> tuple[int, bool]:
+        """One committed slice: (games added, whether more may remain)."""
+        started, added, more = clock(), 0, True
+        try:
+            self._check_journal()
+            self._db.execute("BEGIN IMMEDIATE")  # the write lock now, not half-way
+            after = self._last()[0]  # read under the lock: another process may have indexed
+            while more and added < limit:
+                asked = limit - added if seconds is None else min(CHUNK, limit - added)
+                with self._reading_journal():
+                    games = self.journal.results(after=after, limit=asked)
+                for game in games:
+                    self._add(game, plays_of(game.names, game.players, game.summary))
+                added, more = added + len(games), len(games) == asked
+                after = games[-1].id if games else after
+                if seconds is not None and clock() - started >= seconds:
+                    break
+            self._db.execute("COMMIT")
+            return added, more
+        except sqlite3.Error as error:
+            self._roll_back()
+            self._damaged(error)
+            return 0, True
+        except BaseException:
+            self._roll_back()
+            raise
+
+    def _last(self) -> tuple[int, float | None]:
+        """The newest game in the cache: its id and start time ((0, None) for none)."""
+        row = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
+        return (row[0], row[1]) if row else (0, None)
+
+    def _check_journal(self) -> None:
+        """The newest cached game must still be in the journal with the same start time;
+        otherwise the journal was replaced (a restore) and the cache starts again."""
+        last, started = self._last()
+        with self._reading_journal():
+            replaced = last and self.journal.started_at(last) != started
+        if replaced:
             self._db.close()
             self._db = self._rebuilt()
-            last = None
-        new = self.journal.results(after=last[0] if last else 0)
-        if not new:
-            return 0
-        self._db.execute("BEGIN")
-        for game in new:
-            self._add(game, plays_of(game.names, game.players, game.summary))
-        self._db.execute("COMMIT")
-        return len(new)
+
+    @contextmanager
+    def _reading_journal(self) -> Iterator[None]:
+        """A journal read: its SQLite errors are the journal's, never taken for the cache's."""
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise JournalError(f"{self.journal.path}: cannot read the games: {error}") from error
+
+    def _roll_back(self) -> None:
+        if self._db.in_transaction:
+            with suppress(sqlite3.Error):  # SQLite rolled back by itself, as after an I/O error
+                self._db.execute("ROLLBACK")
+
+    def _damaged(self, error: sqlite3.Error) -> None:
+        """After a failed slice: rebuild a damaged cache; raise what the storage refused."""
+        code = getattr(error, "sqlite_errorcode", 0) & 0xFF
+        if isinstance(error, sqlite3.IntegrityError | sqlite3.ProgrammingError):
+            raise error  # a mistake in this module, not damage
+        if storage_fault(error) or code in _BUSY or self._repaired:
+            raise self._refused("cannot write", error) from error
+        self._repaired = True
+        self._db.close()
+        self._db = self._rebuilt()
 
     def _add(self, game, plays: tuple[Play, ...]) -> None:
         """One finished game into the detail tables and the running totals."""

@@ -19,10 +19,6 @@ from pathlib import Path
 
 from firmware_app.store.atomic import sync_folder, write_atomically
 from firmware_app.store.faults import JournalError
-from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import Stats
-from firmware_app.transfer.box_backup import BackupError
-from firmware_app.transfer.results import write_results
 
 LOG = logging.getLogger("tableside.stick")
 RUN = Path("/run/tableside")  # made at boot by systemd/tableside-tmpfiles.conf
@@ -71,12 +67,17 @@ def write_stick_results(journal_path: Path, folder: Path) -> int:
     Opens its own connections (it runs in a thread beside the main loop); every file is
     written atomically and fsynced. Returns how many game records were written.
     """
+    # Imported here, at the first stick: the daemon imports this module before its home menu.
+    from firmware_app.store.journal import Journal
+    from firmware_app.store.statistics import Stats, cache_of
+    from firmware_app.transfer.results import write_results
+
     folder = Path(folder)
     folder.mkdir(exist_ok=True)
     sync_folder(folder.parent)
     with (
         Journal(journal_path, read_only=True) as journal,
-        Stats(journal, Path(journal_path).with_name("stats.sqlite")) as stats,
+        Stats(journal, cache_of(journal_path)) as stats,
     ):
         written = write_results(journal, stats, folder)
     sync_folder(folder)
@@ -97,6 +98,8 @@ class Job:
         try:
             self.result = work()
         except Exception as error:  # the caller says so on the panel
+            from firmware_app.transfer.box_backup import BackupError
+
             expected = isinstance(error, OSError | sqlite3.Error | JournalError | BackupError)
             LOG.error("USB stick: %s", error, exc_info=not expected)  # a bug's traceback
             self.error = error

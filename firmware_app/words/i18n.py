@@ -52,6 +52,19 @@ def parse_po(text: str) -> dict[str, str]:
     return {**singles, **{msgid: forms[0] for msgid, forms in plurals.items()}}
 
 
+def unquote(literal: str) -> str:
+    """The text of one quoted ``.po`` string.
+
+    The catalogue is read at every start, before the home menu is shown: a string with
+    no escape and no inner quote (nearly all) is simply cut out of its quotes.
+    """
+    inner = literal[1:-1]
+    plain = '"' not in inner and "\\" not in inner
+    if plain and len(literal) > 1 and literal[0] == literal[-1] == '"':
+        return inner
+    return ast.literal_eval(literal)
+
+
 def parse_entries(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
     """The single entries (the header under ``""``) and the plural ones' forms, in order."""
     singles: dict[str, str] = {}
@@ -62,8 +75,8 @@ def parse_entries(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
     def close() -> None:
         if "msgid" not in entry:
             return
-        forms = sorted(k for k in entry if k.startswith("msgstr["))
         if "msgid_plural" in entry:
+            forms = sorted(k for k in entry if k.startswith("msgstr["))
             plurals[entry["msgid"]] = [entry[k] for k in forms]
         else:
             singles[entry["msgid"]] = entry.get("msgstr", "")
@@ -74,12 +87,12 @@ def parse_entries(text: str) -> tuple[dict[str, str], dict[str, list[str]]]:
         if keyword == "msgid":
             close()
             entry, target = {}, keyword
-            entry[target] = ast.literal_eval(rest)
+            entry[target] = unquote(rest)
         elif keyword == "msgid_plural" or keyword.startswith("msgstr"):
             target = keyword
-            entry[target] = ast.literal_eval(rest)
+            entry[target] = unquote(rest)
         elif line.startswith('"') and target:
-            entry[target] += ast.literal_eval(line)
+            entry[target] += unquote(line)
     close()
     return singles, plurals
 

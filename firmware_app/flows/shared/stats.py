@@ -1,13 +1,16 @@
 """Statistics on the panel: games, players, head to head, the last games, wins as bars.
 
 Every screen asks ``firmware_app.store.statistics`` (indexed SQL over a cache beside the
-journal), so it opens as fast with years of games as with one. The filter (all games, one
-game or one variant) is chosen first and holds for every screen below it.
+journal), so it opens as fast with years of games as with one. The games finished since the
+last opening are indexed when the menu opens, a slice a tick of the loop while there are many
+(``stats_counting``). The filter (all games, one game or one variant) is chosen first and
+holds for every screen below it.
 """
 
 import time
 
 from firmware_app.flows.shared.seats import MOUSE_COLOURS
+from firmware_app.flows.shared.stats_counting import Counting, cache_path
 from firmware_app.store.statistics import Stats
 from firmware_app.ui.charts import Chart, bar_chart
 from firmware_app.ui.screens import Item, Menu
@@ -24,19 +27,57 @@ PIECES = {"pingwiny": "Favourite penguin: {piece}", "popiel": "Favourite mouse: 
 
 
 def open_stats(app) -> Stats:
-    """The statistics of the app's journal, brought up to date with the games just finished."""
-    stats = Stats(app.journal, app.journal.path.with_name("stats.sqlite"))
-    stats.refresh()
-    return stats
+    """The statistics of the app's journal, as far as indexed: the menu indexed them on opening
+    (not here, where all the new games would be indexed at once, holding up the loop)."""
+    return Stats(app.journal, cache_path(app))
 
 
 class StatsMenu(Menu):
-    """The statistics menu; its first line cycles the filter."""
+    """The statistics menu; its first line cycles the filter.
+
+    Opening it indexes the games finished since the last time: one slice at once, then, while
+    more remain, the screen says how far it got and is ``slow``, so the loop calls ``work`` for
+    a slice a tick; BACK leaves, keeping the slices done. Then it is the menu.
+    """
 
     def __init__(self, app) -> None:
         self.filter = 0
         super().__init__(app, app.t("Statistics"), [])
         self.items = self._items()
+        counting = Counting(app)
+        counting.step()
+        self.counting = None if counting.done and not counting.fault else counting
+        self.opening = True  # that slice ran in this tick of the loop: the next one, next tick
+
+    @property
+    def slow(self) -> bool:
+        return self.counting is not None
+
+    def work(self) -> None:
+        """One slice; once done, the menu (after a notice if the storage refused the cache)."""
+        counting, opening, self.opening = self.counting, self.opening, False
+        if counting is None:
+            return
+        if not opening:
+            counting.step()
+        if counting.done:
+            self.counting = None
+            if counting.fault:
+                self.app.notice(self.t("Statistics"), [counting.fault_words()])
+
+    def draw(self, canvas) -> None:
+        if self.counting is None:
+            super().draw(canvas)
+        else:
+            self.counting.draw(canvas, self.title)
+
+    def button(self, name: str) -> None:
+        if self.counting is None:
+            super().button(name)
+        elif name == "back":  # the slices done are kept; the next opening goes on
+            self.counting.close()
+            self.counting = None
+            self.app.pop(self)
 
     def _items(self) -> list[Item]:
         t = self.t

@@ -10,20 +10,15 @@ panel says it may be pulled out.
 The slow work (writing to the stick, checking a backup) runs in a thread, so the loop keeps
 feeding the watchdog; only the restore itself, which replaces the journal the app holds,
 runs in the loop, between two inputs.
+
+The backups' module and the confirmation screen are imported when a stick first needs
+them, not when the daemon starts: the watch is built before the home menu is shown.
 """
 
 import logging
 import sqlite3
 from functools import partial
 
-from firmware_app.flows.shared.end import confirm
-from firmware_app.transfer.box_backup import (
-    BackupError,
-    check_backup,
-    find_backup,
-    make_backup,
-    restore,
-)
 from firmware_app.transfer.stick import Job, write_stick_results
 from firmware_app.ui.screens import Item, Menu, Notice, Screen
 
@@ -108,6 +103,8 @@ class StickWatch:
 
     def _menu(self, selected: str = "") -> None:
         """The stick's menu; ``selected`` is the label of the item the cursor starts on."""
+        from firmware_app.transfer.box_backup import find_backup
+
         t = self.app.t
         items = [
             Item(t("Write results"), self._write_results, t("{n} games written.", n=self.written)),
@@ -121,6 +118,8 @@ class StickWatch:
         self._show(menu)
 
     def _back_up(self) -> None:
+        from firmware_app.transfer.box_backup import make_backup
+
         app = self.app
         work = partial(make_backup, app.journal.path, app.owner_catalogue, self.shelf, app.clock())
         self._run(app.t("Backing up to the USB stick…"), work, self._backed_up)
@@ -132,10 +131,14 @@ class StickWatch:
 
     def _check(self) -> None:
         """Read and check the newest backup before anything is asked or replaced."""
+        from firmware_app.transfer.box_backup import check_backup, find_backup
+
         work = partial(check_backup, find_backup(self.shelf), self.app.journal.path.parent)
         self._run(self.app.t("Checking the backup…"), work, self._checked)
 
     def _checked(self, job: Job) -> None:
+        from firmware_app.flows.shared.end import confirm
+
         t = self.app.t
         self._menu()
         if job.error is not None:
@@ -148,6 +151,8 @@ class StickWatch:
         self.screens.append(self.app.top)
 
     def _restore(self, backup) -> None:
+        from firmware_app.transfer.box_backup import BackupError, restore
+
         app, t = self.app, self.app.t
         try:
             aside = restore(backup, app.journal.path, app.owner_catalogue, app.clock())
