@@ -1,25 +1,34 @@
-"""Start-up: from spawning the daemon to its first frame, against a bare Pillow import.
+"""Start-up: from spawning the daemon to its first frame and to its home menu, against Pillow.
 
 A Zero 2 W takes seconds to import Python, and until the first frame the
-panel is dark and the family wonders whether the box is on. This spawns the
-real daemon path, ``tableside run --config FILE --first-frame``, with a
-configuration that selects the shipped fake drivers; the daemon prints the
-``time.time()`` at which its first frame was shown and exits. The time from
-just before the spawn to that report is compared with the same measure for
-``python -c "import PIL.Image"`` (the least any frame can cost), run after
-run, and the ratio of the medians is ``startup_ratio``.
+panel is dark and the family wonders whether the box is on; until the home
+menu is shown no press does anything. This spawns the real daemon path with
+a configuration whose display is luma's own ``dummy`` device (so luma is
+imported as on the Pi) and whose buttons, reader and buzzer are the shipped
+fakes, in two ways: ``tableside run --config FILE --first-frame`` prints the
+``time.time()`` at which its first frame (the splash) was shown and exits;
+``tableside run --config FILE --home`` goes through the whole start (journal
+opened and checked, app built, the first loop tick that shows the home menu),
+prints the time of the first frame and then of the home menu, and stops
+cleanly. The time from just before each spawn to what it reports is
+compared with the same measure for ``python -c "import PIL.Image"`` (the
+least any frame can cost), run after run, interleaved so that a busy moment
+slows all three alike.
 
-Both commands run with compiled bytecode, as an installed daemon does: the
+All commands run with compiled bytecode, as an installed daemon does: the
 children write and read their ``.pyc`` files in a temporary folder
 (``PYTHONPYCACHEPREFIX``), filled by one run of each before timing starts,
 so the result does not depend on ``PYTHONDONTWRITEBYTECODE`` and leaves no
-files behind. Prints a table, or one JSON object with ``--json``:
+files behind. The journal is a new one in a temporary state folder, created
+by that first run. Prints a table, or one JSON object with ``--json``:
 
     python benchmarks/startup.py [--runs N] [--json]
 
-Keys: ``startup_ratio`` (the goal is 1.5 or less), ``first_frame_ms`` and
-``baseline_ms`` (medians), ``runs`` (of each command), ``python``,
-``machine``.
+Keys: ``startup_ratio`` (first frame over the bare import; the goal is 1.5
+or less), ``first_frame_ms`` (median, from the ``--first-frame`` runs),
+``home_ratio`` and ``home_ms`` (the home menu over the bare import, and its
+median, from the ``--home`` runs), ``baseline_ms`` (median of the bare
+import), ``runs`` (of each command), ``python``, ``machine``.
 """
 
 import argparse
@@ -34,55 +43,89 @@ from pathlib import Path
 
 from report import report
 
-FAKES = """\
+CONFIG = """\
 [buttons]
 driver = "fake"
 [display]
-driver = "fake"
+driver = "dummy"
 [reader]
 driver = "fake"
 [buzzer]
 driver = "fake"
 [app]
-state_dir = "state"
+state_dir = "{state}"
 """
 BASELINE = "import time, PIL.Image; print(time.time(), flush=True)"
+# ru_maxrss is in kibibytes on Linux and in bytes on macOS.
+RSS_UNIT = 1 if sys.platform == "darwin" else 1024
 
 
-def daemon_command(config: Path) -> list[str]:
-    """The installed ``tableside`` script next to this interpreter, else the module."""
+def write_config(path: Path, state_dir: Path) -> Path:
+    """A configuration file at ``path``: luma's dummy panel, the fakes, ``state_dir``."""
+    path.write_text(CONFIG.format(state=state_dir), encoding="utf-8")
+    return path
+
+
+def daemon_command(config: Path, stop: str) -> list[str]:
+    """``tableside run`` stopping at ``stop`` (``--first-frame`` or ``--home``).
+
+    The installed ``tableside`` script next to this interpreter, else the module.
+    """
     script = shutil.which("tableside", path=str(Path(sys.executable).parent))
     start = [script] if script else [sys.executable, "-m", "firmware_app.cli.main"]
-    return [*start, "run", "--config", str(config), "--first-frame"]
+    return [*start, "run", "--config", str(config), stop]
 
 
-def seconds_to_report(command: list[str], environ: dict[str, str]) -> float:
-    """Time from just before the spawn to the ``time.time()`` the child prints last."""
-    spawned = time.time()
-    done = subprocess.run(command, capture_output=True, text=True, env=environ, check=False)
-    if done.returncode != 0:
-        raise SystemExit(f"{' '.join(command)} failed:\n{done.stderr}")
-    return float(done.stdout.split()[-1]) - spawned
+def baseline_command() -> list[str]:
+    return [sys.executable, "-c", BASELINE]
+
+
+def child_environ(pycache: Path) -> dict[str, str]:
+    """This environment, compiled bytecode kept in ``pycache``, no systemd socket."""
+    unset = ("NOTIFY_SOCKET", "PYTHONDONTWRITEBYTECODE")
+    environ = {key: value for key, value in os.environ.items() if key not in unset}
+    environ["PYTHONPYCACHEPREFIX"] = str(pycache)
+    return environ
+
+
+def spawn(command: list[str], environ: dict[str, str]) -> tuple[list[float], int]:
+    """Seconds from just before the spawn to each time the child prints (the last word
+    of each line), and the child's own peak resident set in bytes."""
+    with tempfile.TemporaryFile() as errors:
+        spawned = time.time()
+        child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env=environ)
+        out = child.stdout.read().decode()
+        child.stdout.close()
+        _, status, usage = os.wait4(child.pid, 0)  # this child's figures, no other's
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            errors.seek(0)
+            text = errors.read().decode(errors="replace")
+            raise SystemExit(f"{' '.join(command)} failed ({child.returncode}):\n{text}")
+    times = [float(line.split()[-1]) - spawned for line in out.splitlines() if line.strip()]
+    return times, usage.ru_maxrss * RSS_UNIT
 
 
 def measure(runs: int) -> dict:
     with tempfile.TemporaryDirectory(prefix="tableside-startup-") as folder:
-        config = Path(folder) / "tableside.toml"
-        config.write_text(FAKES, encoding="utf-8")
-        unset = ("NOTIFY_SOCKET", "PYTHONDONTWRITEBYTECODE")
-        environ = {key: value for key, value in os.environ.items() if key not in unset}
-        environ["PYTHONPYCACHEPREFIX"] = str(Path(folder) / "pycache")
-        daemon, baseline = daemon_command(config), [sys.executable, "-c", BASELINE]
-        for command in (baseline, daemon):  # fill the file cache and the .pyc files
-            seconds_to_report(command, environ)
-        firsts, bases = [], []
-        for _ in range(runs):  # interleaved, so a busy moment slows both alike
-            bases.append(seconds_to_report(baseline, environ))
-            firsts.append(seconds_to_report(daemon, environ))
-    first, base = statistics.median(firsts), statistics.median(bases)
+        config = write_config(Path(folder) / "tableside.toml", Path(folder) / "state")
+        environ = child_environ(Path(folder) / "pycache")
+        baseline = baseline_command()
+        first = daemon_command(config, "--first-frame")
+        home = daemon_command(config, "--home")
+        for command in (baseline, first, home):  # the file cache, the .pyc files, the journal
+            spawn(command, environ)
+        bases, firsts, homes = [], [], []
+        for _ in range(runs):  # interleaved, so a busy moment slows all alike
+            bases.append(spawn(baseline, environ)[0][-1])
+            firsts.append(spawn(first, environ)[0][-1])
+            homes.append(spawn(home, environ)[0][-1])
+    base, first, home = (statistics.median(times) for times in (bases, firsts, homes))
     return {
         "startup_ratio": round(first / base, 2),
         "first_frame_ms": round(first * 1000, 1),
+        "home_ratio": round(home / base, 2),
+        "home_ms": round(home * 1000, 1),
         "baseline_ms": round(base * 1000, 1),
         "runs": runs,
     }

@@ -12,8 +12,8 @@ from pathlib import Path
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
-def run(script: str, *args: str) -> dict:
-    """The script's JSON object; each of its keys is named in the script's docstring."""
+def run_all(script: str, *args: str) -> list[dict]:
+    """The script's JSON objects, one a line; each of their keys is named in its docstring."""
     path = BENCHMARKS / script
     done = subprocess.run(
         [sys.executable, str(path), "--json", *args],
@@ -23,9 +23,16 @@ def run(script: str, *args: str) -> dict:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    result = json.loads(done.stdout)
+    results = [json.loads(line) for line in done.stdout.splitlines()]
     docstring = path.read_text(encoding="utf-8").split('"""')[1]
-    assert [key for key in result if f"``{key}``" not in docstring] == []
+    for result in results:
+        assert [key for key in result if f"``{key}``" not in docstring] == []
+    return results
+
+
+def run(script: str, *args: str) -> dict:
+    """The script's one JSON object."""
+    (result,) = run_all(script, *args)
     return result
 
 
@@ -42,10 +49,11 @@ def test_latency_times_the_button_events_of_a_game_opening():
     assert result["commits"] >= 1 and positive(result["commit_p99_ms"])
 
 
-def test_startup_compares_the_first_frame_with_a_bare_pillow_import():
+def test_startup_compares_the_first_frame_and_the_home_menu_with_a_bare_pillow_import():
     result = run("startup.py", "--runs", "1")
-    for key in ("startup_ratio", "first_frame_ms", "baseline_ms"):
+    for key in ("startup_ratio", "first_frame_ms", "home_ratio", "home_ms", "baseline_ms"):
         assert positive(result[key]), key
+    assert result["first_frame_ms"] < result["home_ms"]
     assert result["runs"] == 1
 
 
@@ -104,3 +112,25 @@ def test_stats_times_each_statistics_screen_over_a_journal_of_games():
     assert result["games"] == 30
     for key in ("open_games_ms", "open_player_ms", "open_wins_ms", "open_max_ms", "index_s"):
         assert positive(result[key]), key
+
+
+# The figures the history benchmark must print for each size, by name.
+HISTORY_KEYS = """finished_games home_ms home_ratio rss_mb resume_list_ms resume_list_100_ms
+    stats_open_ms stats_games_ms bytes_per_finished_game backup_ms backup_bytes_written
+    state_dir_bytes max_loop_block_ms runs load""".split()  # noqa: SIM905 (names, read as one)
+
+
+def test_history_prints_one_object_per_size_with_every_figure():
+    # enough finished games that the journal file grows by whole pages
+    tiny = ["--sizes", "0,20", "--unfinished", "2", "--many", "3", "--pool", "1", "--runs", "1"]
+    results = run_all("history.py", *tiny)
+    assert [result["finished_games"] for result in results] == [0, 20]
+    for result in results:
+        for key in HISTORY_KEYS:
+            value = result[key]
+            assert isinstance(value, int | float) and not isinstance(value, bool), key
+        for key in ("home_ms", "rss_mb", "resume_list_ms", "stats_open_ms", "max_loop_block_ms"):
+            assert positive(result[key]), key
+        assert result["state_dir_bytes"] > 0 and result["backup_bytes_written"] > 0
+    assert results[0]["bytes_per_finished_game"] == 0
+    assert positive(results[1]["bytes_per_finished_game"])
