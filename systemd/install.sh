@@ -16,6 +16,11 @@
 #                  not use SPI yet (an SPI panel, the RC522)
 #   --config FILE  plan for FILE instead of the installed configuration
 #
+# Where udev or systemd is not running (an image built in a chroot), the
+# rules and units are installed and enabled, and what only a running system
+# can do (reload them, make /run/tableside, restart) is left to the next
+# boot, said in one note.
+#
 # TABLESIDE_ROOT moves every path the script reads, writes or runs from
 # under another folder, and TABLESIDE_ARCH stands for the system's
 # architecture (the tests use both); apt-get, useradd, pip and systemctl
@@ -23,7 +28,7 @@
 set -euo pipefail
 
 usage() {
-	sed -n '2,22s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
+	sed -n '2,27s/^# \{0,1\}//p' "${BASH_SOURCE[0]}"
 }
 
 DRY_RUN=0
@@ -86,6 +91,8 @@ fi
 BOOT_CONFIG=$BOOT/config.txt
 CMDLINE=$BOOT/cmdline.txt
 CHANGED=0 # set by every step that changes the installation
+NOT_RUN=() # commands that only a running udev or systemd carries out, left to the next boot
+DOWN=()    # which of the two is not running here
 
 step() {
 	printf '==> %s\n' "$*"
@@ -109,6 +116,46 @@ run() {
 die() {
 	echo "install.sh: $*" >&2
 	exit 1
+}
+
+# Whether systemd is the running service manager: sd_booted(3)'s own test.
+# In a chroot (an image being built) or a container without it, there is no
+# manager to reload or to start the service.
+systemd_running() {
+	[[ -d $ROOT/run/systemd/system ]]
+}
+
+# Whether udevd is running: its control socket, which udevadm control talks to.
+udev_running() {
+	[[ -e $ROOT/run/udev/control ]]
+}
+
+# Run a command that only a running udev or systemd (the first argument) can
+# carry out; where that one is not running, keep it for note_not_run.
+run_live() {
+	local needs=$1 command
+	shift
+	if "${needs}_running"; then
+		run "$@"
+		return
+	fi
+	for command in "${NOT_RUN[@]}"; do
+		[[ $command != "$*" ]] || return 0
+	done
+	NOT_RUN+=("$*")
+	[[ " ${DOWN[*]} " == *" $needs "* ]] || DOWN+=("$needs")
+}
+
+# One note for everything run_live left to the next boot.
+note_not_run() {
+	((${#NOT_RUN[@]})) || return 0
+	local down=${DOWN[0]} verb=is commands
+	if ((${#DOWN[@]} > 1)); then
+		down="udev and systemd" verb=are
+	fi
+	commands=$(printf ', %s' "${NOT_RUN[@]}")
+	note "$down $verb not running here (an image build?): the rules and units are installed" \
+		"and take effect at the next boot (not run: ${commands#, })"
 }
 
 # A fingerprint of the boot files: when it changes, the new settings need a reboot.
@@ -335,9 +382,10 @@ install_unit() {
 		echo "    unchanged"
 	else
 		run install -D -m 0644 "$UNIT_SOURCE" "$UNIT"
-		run systemctl daemon-reload
+		run_live systemd systemctl daemon-reload
 	fi
 	local changed=$CHANGED
+	# Works without a running systemd too (it only makes the wants/ link).
 	run systemctl enable "$SERVICE.service" # does nothing when enabled already
 	CHANGED=$changed
 }
@@ -361,9 +409,10 @@ install_stick() {
 		fi
 	done <<<"$STICK_FILES"
 	if ((changed)); then
-		run systemd-tmpfiles --create "$ROOT/etc/tmpfiles.d/tableside.conf"
-		run udevadm control --reload
-		run systemctl daemon-reload
+		# At every boot systemd makes /run/tableside from the tmpfiles.d file itself.
+		run_live systemd systemd-tmpfiles --create "$ROOT/etc/tmpfiles.d/tableside.conf"
+		run_live udev udevadm control --reload
+		run_live systemd systemctl daemon-reload
 	else
 		echo "    unchanged"
 	fi
@@ -382,12 +431,19 @@ main() {
 	install_config
 	install_stick
 	install_unit
+	local boot_changed=0
+	[[ $(boot_fingerprint) == "$before" ]] || boot_changed=1
+	if ((!DRY_RUN && !boot_changed && CHANGED)); then
+		run_live systemd systemctl restart "$SERVICE.service"
+	fi
+	note_not_run
 	if ((DRY_RUN)); then
 		step "dry run: nothing was changed"
-	elif [[ $(boot_fingerprint) != "$before" ]]; then
+	elif ! systemd_running && ((boot_changed || CHANGED)); then
+		step "installed; Tableside starts at the next boot"
+	elif ((boot_changed)); then
 		step "boot settings changed: reboot now (sudo reboot); Tableside starts by itself"
 	elif ((CHANGED)); then
-		run systemctl restart "$SERVICE.service"
 		step "no reboot needed; Tableside is (re)started: journalctl -u $SERVICE -f"
 	else
 		step "nothing changed; Tableside left running as it was"

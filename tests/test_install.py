@@ -4,7 +4,9 @@
 its dry-run plan is asserted for every example of ``docs/configuration.md``,
 on 64-bit and 32-bit Raspberry Pi OS and on plain Debian. Real runs happen
 inside a temporary root with the system commands replaced by logging
-stand-ins. The end-to-end run on an emulated arm64 Debian is
+stand-ins, on a running system and on an image being built (no udev, no
+systemd). What the wheel holds and how it runs once installed is
+``tests/test_wheel.py``. The end-to-end run on an emulated arm64 Debian is
 ``systemd/check-arm64.sh``, outside this suite.
 """
 
@@ -19,7 +21,7 @@ import tomllib
 from pathlib import Path
 
 import pytest
-from install_helpers import REPO, toml_snippets
+from install_helpers import PACKAGES, REPO, SHIPPED, shipped_files, toml_snippets
 
 INSTALL = REPO / "systemd" / "install.sh"
 UNIT = REPO / "systemd" / "tableside.service"
@@ -28,7 +30,6 @@ BASH = shutil.which("bash") or "/bin/bash"
 I2C_LINE = "dtparam=i2c_arm=on,i2c_baudrate=400000"
 BASE = "python3-venv i2c-tools"
 SPI_BUILD = "gcc libc6-dev python3-dev"
-SHIPPED = ("pyproject.toml", "README.md", "rules", "hw", "firmware_app")
 # The USB stick's files (docs/install.md, "A USB stick") and where they are installed.
 STICK_FILES = {
     "99-tableside-usb.rules": "etc/udev/rules.d/99-tableside-usb.rules",
@@ -71,10 +72,18 @@ def checkout(tmp_path: Path) -> Path:
     return top
 
 
+def booted(root: Path) -> Path:
+    """Mark ``root`` as a running system: systemd is the service manager, udevd listens."""
+    (root / "run" / "systemd" / "system").mkdir(parents=True, exist_ok=True)
+    (root / "run" / "udev").mkdir(parents=True, exist_ok=True)
+    (root / "run" / "udev" / "control").touch()  # a socket on a real system
+    return root
+
+
 @pytest.fixture
 def pi_root(tmp_path: Path) -> Path:
-    """A folder shaped like the parts of Raspberry Pi OS the script looks at."""
-    root = tmp_path / "root"
+    """A folder shaped like the parts of a running Raspberry Pi OS the script looks at."""
+    root = booted(tmp_path / "root")
     firmware = root / "boot" / "firmware"
     firmware.mkdir(parents=True)
     (firmware / "config.txt").write_text("# For more options\n[cm4]\notg_mode=1\n")
@@ -187,8 +196,7 @@ def test_plan_on_32_bit_raspberry_pi_os_uses_apts_pillow(checkout: Path, pi_root
 def test_forced_on_plain_debian_skips_what_only_pi_os_has(
     arch: str, checkout: Path, tmp_path: Path
 ) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
+    root = booted(tmp_path / "root")
     result = install(checkout, root, "--dry-run", "--force", "--with", "spi", arch=arch)
     plan = plan_of(result, root)
     assert plan == {
@@ -203,8 +211,7 @@ def test_forced_on_plain_debian_skips_what_only_pi_os_has(
 def test_forced_on_32_bit_debian_leaves_out_the_gpio_libraries(
     checkout: Path, tmp_path: Path
 ) -> None:
-    root = tmp_path / "root"
-    root.mkdir()
+    root = booted(tmp_path / "root")
     plan = plan_of(install(checkout, root, "--dry-run", "--force", arch="armhf"), root)
     assert plan == {
         "packages": f"{BASE} python3-pil python3-cbor2",
@@ -248,10 +255,40 @@ def test_unknown_options_are_refused(
 
 def test_the_shipped_files_are_what_pyproject_builds_from() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
-    packages = {name.split(".")[0] for name in project["tool"]["setuptools"]["packages"]}
+    setuptools = project["tool"]["setuptools"]
+    find = setuptools["packages"]["find"]
+    assert find.get("where", ["."]) == ["."] and find.get("namespaces") is False
+    # Each pattern is one top-level package with everything under it.
+    assert all(re.fullmatch(r"[a-z_]+\*", pattern) for pattern in find["include"])
+    packages = {pattern.removesuffix("*") for pattern in find["include"]}
+    assert packages == set(PACKAGES)
     assert set(SHIPPED) == {"pyproject.toml", project["project"]["readme"], *packages}
     listed = re.search(r"^SHIPPED=\((.*)\)$", INSTALL.read_text(), re.MULTILINE)
     assert listed and tuple(listed.group(1).split()) == SHIPPED
+
+    # Without namespace packages only a folder with __init__.py is found: one holding
+    # modules without it would leave them out of the wheel.
+    files = [
+        Path(name) for name in shipped_files() if name.startswith(tuple(f"{p}/" for p in packages))
+    ]
+    folders = {path.parent for path in files if path.suffix == ".py"}
+    assert {"firmware_app/flows/shared", "hw/rfid", "rules/catalogue"} <= set(map(str, folders))
+    assert [f for f in sorted(folders) if not (REPO / f / "__init__.py").is_file()] == []
+
+    # Every other file is package data, declared by a pattern that matches something.
+    assert setuptools.get("include-package-data") is False
+    declared = set()
+    for package, patterns in setuptools["package-data"].items():
+        assert package.split(".")[0] in packages
+        for pattern in patterns:
+            matched = {
+                p.relative_to(REPO) for p in (REPO / package.replace(".", "/")).glob(pattern)
+            }
+            assert matched, f"{package}: {pattern} matches no file"
+            declared |= matched
+    data = [path for path in files if path.suffix != ".py"]
+    assert Path("firmware_app/runners/splash.bin") in data
+    assert [path for path in data if path not in declared] == []
 
 
 # --- the script itself -------------------------------------------------------------------
@@ -358,13 +395,16 @@ STAND_INS = {
 }
 
 
+def stand_in_path(folder: Path, **bodies: str) -> str:
+    """A PATH whose system commands only log what they are asked to do (``bodies`` replace some)."""
+    for name, body in (STAND_INS | bodies).items():
+        make_executable(folder / name, body)
+    return f"{folder}:{os.environ['PATH']}"
+
+
 @pytest.fixture
 def stand_ins(tmp_path: Path) -> str:
-    """A PATH whose system commands only log what they are asked to do."""
-    bin_dir = tmp_path / "stand-ins"
-    for name, body in STAND_INS.items():
-        make_executable(bin_dir / name, body)
-    return f"{bin_dir}:{os.environ['PATH']}"
+    return stand_in_path(tmp_path / "stand-ins")
 
 
 def test_running_twice_installs_once_and_keeps_the_owners_edits(
@@ -489,3 +529,134 @@ def test_root_owned_build_folders_of_earlier_installs_leave_the_checkout(
     assert not (checkout / "build").exists()
     assert not (checkout / "tableside.egg-info").exists()
     assert mine.exists()
+
+
+# --- where udev and systemd are not running (an image built in a chroot) -----------------
+
+NOT_BOOTED = "System has not been booted with systemd as init system (PID 1). Can't operate."
+# As each fails there: udevadm finds no udevd; systemctl works offline for enable only.
+IMAGE_BUILD = {
+    "udevadm": textwrap.dedent(
+        """\
+        echo "udevadm $*" >>"$LOG"
+        echo "Failed to send reload request: No such file or directory" >&2
+        exit 1
+        """
+    ),
+    "systemctl": textwrap.dedent(
+        f"""\
+        echo "systemctl $*" >>"$LOG"
+        [ "$1" = enable ] && exit 0
+        echo "{NOT_BOOTED}" >&2
+        exit 1
+        """
+    ),
+}
+NOTE = "    note: {} not running here (an image build?): the rules and units are installed"
+
+
+@pytest.fixture
+def image_root(pi_root: Path) -> Path:
+    """Raspberry Pi OS as a chroot sees it while an image is built: no /run of a running one."""
+    shutil.rmtree(pi_root / "run")
+    return pi_root
+
+
+def notes(out: str) -> list[str]:
+    return [line for line in out.splitlines() if line.lstrip().startswith("note:")]
+
+
+def test_an_image_build_installs_everything_and_says_what_waits_for_the_boot(
+    checkout: Path, image_root: Path, tmp_path: Path
+) -> None:
+    path = stand_in_path(tmp_path / "stand-ins", **IMAGE_BUILD)
+    log = tmp_path / "commands.log"
+    first = install(checkout, image_root, "--force", path=path)
+    assert first.returncode == 0, first.stderr
+    tmpfiles = f"systemd-tmpfiles --create {image_root}/etc/tmpfiles.d/tableside.conf"
+    assert notes(first.stdout) == [
+        NOTE.format("udev and systemd are") + " and take effect at the next boot (not run: "
+        f"{tmpfiles}, udevadm control --reload, systemctl daemon-reload)"
+    ]
+    assert first.stdout.splitlines()[-1] == "==> installed; Tableside starts at the next boot"
+    for name, target in STICK_FILES.items():
+        assert (image_root / target).read_bytes() == (REPO / "systemd" / name).read_bytes()
+    unit = image_root / "etc" / "systemd" / "system" / "tableside.service"
+    assert unit.read_bytes() == UNIT.read_bytes()
+    done = log.read_text().splitlines()
+    assert "systemctl enable tableside.service" in done
+    assert [line for line in done if line.startswith(("udevadm", "systemd-tmpfiles"))] == []
+    assert [line for line in done if line.startswith("systemctl") and "enable" not in line] == []
+
+    # An update of the image: the restart waits for the boot as well.
+    (checkout / "firmware_app" / "runners" / "splash.bin").unlink()
+    log.unlink()
+    update = install(checkout, image_root, "--force", path=path)
+    assert update.returncode == 0, update.stderr
+    assert "pip install --upgrade COPY[pi]" in log.read_text().splitlines()
+    assert notes(update.stdout) == [
+        NOTE.format("systemd is") + " and take effect at the next boot "
+        "(not run: systemctl restart tableside.service)"
+    ]
+    again = install(checkout, image_root, "--force", path=path)
+    assert again.returncode == 0, again.stderr
+    assert notes(again.stdout) == []
+    assert again.stdout.splitlines()[-1] == "==> nothing changed; Tableside left running as it was"
+
+
+def test_the_dry_run_of_an_image_build_says_it_once_too(checkout: Path, image_root: Path) -> None:
+    result = install(checkout, image_root, "--dry-run")
+    plan = plan_of(result, image_root)
+    assert plan["notes"] == [
+        "udev and systemd are not running here (an image build?): the rules and units are "
+        "installed and take effect at the next boot (not run: systemd-tmpfiles --create "
+        "/etc/tmpfiles.d/tableside.conf, udevadm control --reload, systemctl daemon-reload)"
+    ]
+    assert "would run: systemctl enable tableside.service" in result.stdout
+    assert "would run: udevadm" not in result.stdout
+    assert "would run: systemctl daemon-reload" not in result.stdout
+
+
+@pytest.mark.parametrize(
+    "running, failing, error",
+    [
+        # enable needs no running systemd: where none runs, its failure is still a real one.
+        (False, "systemctl", "Failed to enable unit: Unit file tableside.service does not exist."),
+        # With udevd running, a reload that fails is a real failure.
+        (True, "udevadm", "Failed to send reload request: Connection refused"),
+    ],
+    ids=["enable-in-an-image-build", "udev-reload-while-udev-runs"],
+)
+def test_a_step_that_really_fails_still_stops_the_script(
+    running: bool, failing: str, error: str, checkout: Path, pi_root: Path, tmp_path: Path
+) -> None:
+    failing_body = {failing: f'echo "{failing} $*" >>"$LOG"; echo "{error}" >&2; exit 1\n'}
+    if running:
+        path = stand_in_path(tmp_path / "stand-ins", **failing_body)
+    else:
+        shutil.rmtree(pi_root / "run")
+        path = stand_in_path(tmp_path / "stand-ins", **IMAGE_BUILD | failing_body)
+    result = install(checkout, pi_root, "--force", path=path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [error]
+    stopped_at = (tmp_path / "commands.log").read_text().splitlines()[-1]
+    assert stopped_at.startswith(failing)
+    assert result.stdout.splitlines()[-1] == f"    running: {stopped_at}"
+    assert notes(result.stdout) == []
+
+
+def test_a_restart_that_fails_on_a_running_system_stops_the_script(
+    checkout: Path, pi_root: Path, tmp_path: Path, stand_ins: str
+) -> None:
+    assert install(checkout, pi_root, "--force", path=stand_ins).returncode == 0
+    (checkout / "firmware_app" / "runners" / "splash.bin").unlink()  # an update to restart with
+    failed = "Job for tableside.service failed because the control process exited with error code."
+    systemctl = (
+        f'echo "systemctl $*" >>"$LOG"; [ "$1" = restart ] || exit 0; echo "{failed}" >&2; exit 1\n'
+    )
+    path = stand_in_path(tmp_path / "failing", systemctl=systemctl)
+    result = install(checkout, pi_root, "--force", path=path)
+    assert result.returncode == 1
+    assert result.stderr.splitlines() == [failed]
+    assert result.stdout.splitlines()[-1] == "    running: systemctl restart tableside.service"
+    assert notes(result.stdout) == []
