@@ -78,6 +78,7 @@ In-process figures are medians of max(R, 5) repetitions.
 """
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -126,6 +127,7 @@ BACKUPS = 5  # taken before the state folder is measured
 TICK, TAP, GAP = 0.01, 0.08, 0.12  # the loop's clock step; a press held; the pause after
 WAIT = 600.0  # loop-clock seconds a screen or a backup may take before the run fails
 AFTER = 5.0  # loop-clock seconds ticked on once the backup is written
+IDLE = 0.001  # real seconds between ticks (the daemon sleeps 0.01)
 KEYS = (
     "finished_games",
     "home_ms",
@@ -433,6 +435,9 @@ class Box:
     """
 
     def __init__(self, folder: Folder) -> None:
+        # This process also holds the played games of the pool, which a box never holds:
+        # frozen out of the collector, as the daemon freezes what its start made.
+        gc.freeze()
         self.now = 0.0
         self.journal, _ = open_journal(folder.journal)
         self.backups = Keeper(self.journal)  # as the daemon: the check, then the backups
@@ -455,6 +460,7 @@ class Box:
         started = time.perf_counter()
         self.loop.tick(self.now)
         self.ticks.append(time.perf_counter() - started)
+        time.sleep(IDLE)  # the daemon idles between ticks, and the work beside it runs then
         self.display.frames.clear()  # a box keeps no pictures
         self.buttons.history.clear()
 

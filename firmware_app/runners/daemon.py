@@ -118,7 +118,11 @@ def run(config_path: str | None, *, first_frame: bool = False, home: bool = Fals
                 missing=missing,
             )
             loop.tick(time.monotonic())
-            gc.enable()  # the home menu is shown: the start is over (see cli/main.py)
+            # The home menu is shown: the start is over (see cli/main.py). What it made lives
+            # as long as the daemon: frozen, the collector never walks it again, so its
+            # full passes stay short on the main loop.
+            gc.freeze()
+            gc.enable()
             notifier.ready()
             LOG.info("ready: %s", config.source or "simulator defaults")
             if home:

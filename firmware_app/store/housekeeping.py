@@ -38,6 +38,13 @@ from firmware_app.store.recovery import recheck
 LOG = logging.getLogger("tableside.housekeeping")
 SEAL_SLICE = 20  # old games sealed per transaction round
 INTERRUPT_EVERY = 0.05  # seconds between interrupts of the check at a stop
+# Reading the sealed games back is Python work, which holds the interpreter's lock: a few
+# games at a time, then a pause in which the main loop has the lock to itself.
+READ_SLICE, PAUSE = 25, 0.003
+
+
+def _let_the_loop_run() -> None:
+    time.sleep(PAUSE)
 
 
 @dataclass
@@ -85,7 +92,7 @@ def check_after_start(journal: Journal, clock=time.time) -> Findings:
     if findings.problems:  # pages damaged: reading the games back could mislead
         findings.recheck = True
     else:
-        for game_id, problem in journal.damaged_sealed_games():
+        for game_id, problem in journal.damaged_sealed_games(READ_SLICE, _let_the_loop_run):
             findings.problems.append(f"finished game {game_id}: {problem}")
             if _keep_aside(journal, game_id, clock):
                 findings.restored += 1

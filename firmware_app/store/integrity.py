@@ -6,6 +6,7 @@ read on their own: what the start checks and what waits for the check after star
 """
 
 import sqlite3
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +74,18 @@ class Integrity:
                 break
         return problems
 
-    def damaged_sealed_games(self, slice_size: int = 200) -> list[tuple[int, str]]:
-        """Each sealed game whose row no longer holds what it held when sealed, and why."""
+    def damaged_sealed_games(
+        self, slice_size: int = 200, between: Callable[[], None] = lambda: None
+    ) -> list[tuple[int, str]]:
+        """Each sealed game whose row no longer holds what it held when sealed, and why.
+
+        Read ``slice_size`` rows at a time, ``between()`` called after each slice.
+        """
         found, after = [], 0
         while rows := self._db.execute(_SEALED_ROWS, (after, slice_size)).fetchall():
             found += [(row[0], problem) for row in rows if (problem := damage(self._db, row))]
             after = rows[-1][0]
+            between()
         return found
 
     def row(self, game_id: int) -> dict[str, Any]:
