@@ -58,6 +58,17 @@ state_dir = "{state}"
 BASELINE = "import time, PIL.Image; print(time.time(), flush=True)"
 # ru_maxrss is in kibibytes on Linux and in bytes on macOS.
 RSS_UNIT = 1 if sys.platform == "darwin" else 1024
+# On Linux a child's ru_maxrss starts from its parent's resident set at the fork, which a
+# benchmark holding hundreds of played games inflates; so where /proc is, the daemon says
+# its own peak (VmHWM, kibibytes) on stderr as it exits.
+STATUS = Path("/proc/self/status")
+OWN_PEAK = """import atexit, re, sys
+def peak():
+    print("peak", re.search(r"VmHWM:\\s+(\\d+)", open("/proc/self/status").read())[1],
+          file=sys.stderr)
+atexit.register(peak)
+from firmware_app.cli.main import main
+sys.exit(main())"""
 
 
 def write_config(path: Path, state_dir: Path) -> Path:
@@ -73,6 +84,8 @@ def daemon_command(config: Path, stop: str) -> list[str]:
     """
     script = shutil.which("tableside", path=str(Path(sys.executable).parent))
     start = [script] if script else [sys.executable, "-m", "firmware_app.cli.main"]
+    if STATUS.exists():
+        start = [sys.executable, "-c", OWN_PEAK]
     return [*start, "run", "--config", str(config), stop]
 
 
@@ -91,19 +104,20 @@ def child_environ(pycache: Path) -> dict[str, str]:
 def spawn(command: list[str], environ: dict[str, str]) -> tuple[list[float], int]:
     """Seconds from just before the spawn to each time the child prints (the last word
     of each line), and the child's own peak resident set in bytes."""
-    with tempfile.TemporaryFile() as errors:
+    with tempfile.TemporaryFile() as errors:  # the child's own peak is read from it too
         spawned = time.time()
         child = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, env=environ)
         out = child.stdout.read().decode()
         child.stdout.close()
         _, status, usage = os.wait4(child.pid, 0)  # this child's figures, no other's
         child.returncode = os.waitstatus_to_exitcode(status)
+        errors.seek(0)
+        text = errors.read().decode(errors="replace")
         if child.returncode != 0:
-            errors.seek(0)
-            text = errors.read().decode(errors="replace")
             raise SystemExit(f"{' '.join(command)} failed ({child.returncode}):\n{text}")
     times = [float(line.split()[-1]) - spawned for line in out.splitlines() if line.strip()]
-    return times, usage.ru_maxrss * RSS_UNIT
+    peaks = [int(line.split()[1]) * 1024 for line in text.splitlines() if line.startswith("peak ")]
+    return times, peaks[-1] if peaks else usage.ru_maxrss * RSS_UNIT
 
 
 def measure(runs: int) -> dict:

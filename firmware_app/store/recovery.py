@@ -272,7 +272,9 @@ _LIVE_ROWS = {
     GAMES: "SELECT * FROM games WHERE outcome IS NULL",
     ACTIONS: "SELECT * FROM actions",
     SETTINGS: "SELECT * FROM settings",
-    CATALOGUES: "SELECT * FROM catalogues",  # one a catalogue, however many games use it
+    # only the unfinished games' catalogues: finished games may have used many others
+    CATALOGUES: """SELECT * FROM catalogues
+        WHERE hash IN (SELECT catalogue_hash FROM games WHERE outcome IS NULL)""",
 }
 
 
