@@ -11,7 +11,7 @@ without replaying anything.
 
 from contextlib import suppress
 
-from firmware_app.store.faults import StorageError
+from firmware_app.store.faults import JournalError, StorageError
 from rules.actions import Action
 from rules.errors import RulesError
 from rules.record import RecordError, game_of, new_record, replay
@@ -30,8 +30,11 @@ class Session:
         """Store the place if the journal's is missing or stale (a game from before places
         were kept, a power cut between a redo and its place); a storage that refuses
         writes keeps the old one, which only the resume list reads."""
-        stored = {game.id: game.place for game in self.journal.unfinished_games()}
-        if self.game_id in stored and stored[self.game_id] != self.place():
+        try:
+            stored = self.journal.place(self.game_id)
+        except JournalError:  # an ended game keeps no place
+            return
+        if stored != self.place():
             with suppress(StorageError):
                 self.journal.set_place(self.game_id, self.place())
 

@@ -503,6 +503,13 @@ class Journal(Integrity):
         """
         return self._step(_REDO, game_id, None)
 
+    def place(self, game_id: int) -> Any:
+        """How far an unfinished game got, as last kept (None: not kept yet); an ended or
+        unknown game raises ``JournalError``."""
+        self._playing(game_id)
+        (place,) = self._db.execute("SELECT place FROM games WHERE id = ?", (game_id,)).fetchone()
+        return json.loads(place) if place else None
+
     def set_place(self, game_id: int, place: Any) -> None:
         """Keep how far an unfinished game got (JSON), so the resume list replays nothing."""
         with self._writing():

@@ -10,8 +10,8 @@ holds for every screen below it.
 import time
 
 from firmware_app.flows.shared.seats import MOUSE_COLOURS
-from firmware_app.flows.shared.stats_counting import Counting, cache_path
-from firmware_app.store.statistics import Stats
+from firmware_app.flows.shared.stats_counting import Counting
+from firmware_app.store.statistics import Stats, cache_of
 from firmware_app.ui.charts import Chart, bar_chart
 from firmware_app.ui.screens import Item, Menu
 
@@ -29,7 +29,7 @@ PIECES = {"pingwiny": "Favourite penguin: {piece}", "popiel": "Favourite mouse: 
 def open_stats(app) -> Stats:
     """The statistics of the app's journal, as far as indexed: the menu indexed them on opening
     (not here, where all the new games would be indexed at once, holding up the loop)."""
-    return Stats(app.journal, cache_path(app))
+    return Stats(app.journal, cache_of(app.journal.path))
 
 
 class StatsMenu(Menu):

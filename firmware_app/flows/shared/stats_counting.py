@@ -12,7 +12,6 @@ menu then shows the games counted so far. The cache itself rebuilds when it is d
 """
 
 import logging
-from pathlib import Path
 
 from firmware_app.store.faults import JournalError
 from firmware_app.store.statistics import Stats, cache_of
@@ -26,10 +25,6 @@ SLICE_SECONDS = 0.01
 THOUSANDS = {"pl": " "}  # how a language groups thousands, where not with ","
 
 
-def cache_path(app) -> Path:
-    return cache_of(app.journal.path)
-
-
 class Counting:
     """The indexing done by one opening of Statistics: ``step`` is a slice, ``draw`` shows it."""
 
@@ -39,7 +34,7 @@ class Counting:
         self.more, self.fault = True, None
         self.reached, self.total = 0, None
         try:
-            self.stats = Stats(app.journal, cache_path(app))
+            self.stats = Stats(app.journal, cache_of(app.journal.path))
         except JournalError as error:
             self._stop(error)
 
