@@ -14,6 +14,7 @@ from pathlib import Path
 from firmware_app.flows.games import GAMES
 from firmware_app.flows.start import start_screen
 from firmware_app.session import Session
+from firmware_app.store import state_check
 from firmware_app.ui.canvas import Canvas
 from firmware_app.ui.screens import Notice, Screen
 from firmware_app.words.i18n import Translator
@@ -81,26 +82,54 @@ class App:
     def reload(self) -> None:
         """Settings, tags and the game in play from the journal, then the home menu.
 
-        Run at the start, and again after a restore has replaced the journal's contents.
+        Run at the start, and again after a restore has replaced the journal's contents. A
+        setting or an owner's card file that cannot be read is kept aside, the default used,
+        and the panel says so (``store/state_check.py``).
         """
-        journal = self.journal
-        self.settings = {k: journal.get_setting(k, v) for k, v in self._defaults.items()}
+        journal, failed = self.journal, []
+        # a setting that cannot be read is kept aside and back to its default (state_check.py)
+        found = state_check.at_start(
+            "settings",
+            lambda: state_check.check_settings(journal, self._defaults, self.clock),
+            state_check.SettingsFindings(dict(self._defaults)),
+            failed,
+        )
+        self.settings = found.settings
         self.settings.update(self._overrides)
         self.language = self.settings["language"]
         self.t = Translator(self.language)
-        self.session: Session | None = Session.resume(journal)
+        self.session: Session | None = state_check.at_start(
+            "game in play", lambda: Session.resume(journal), None, failed
+        )
         self.home()
+        if found.reset:
+            self.notice(self.t("Game record"), found.message(self.t))
+        # an owner's card file that cannot be read is kept aside
+        state_check.at_start("cards", lambda: state_check.check_owner_files(self), None, failed)
+        if failed:
+            self._not_read(failed)
+
+    def _not_read(self, failed: list[str]) -> None:
+        """The parts of the state a start could not read: named, the game safe."""
+        t = self.t
+        parts = {
+            "settings": t("the settings"),
+            "game in play": t("the game in play"),
+            "cards": t("the owner's cards"),
+        }
+        names = ", ".join(parts[part] for part in failed)
+        lines = [
+            t("Not read at start: {parts}.", parts=names),
+            t("The game is safe: every move made is saved."),
+        ]
+        self.notice(t("Unexpected error"), lines)
 
     # ----------------------------------------------------------- catalogue
 
     def catalogue(self, demo: bool):
         """The box's catalogue of cards (read when a game is set up, so imported then)."""
-        from firmware_app.store import catalogue_files
-
-        owner = (
-            [self.owner_catalogue] if self.owner_catalogue and self.owner_catalogue.exists() else []
-        )
-        return catalogue_files.load(owner, demo=demo)
+        # an owner's file that cannot be loaded is kept aside, and the box's cards are used
+        return state_check.owner_catalogue(self, demo)
 
     # --------------------------------------------------------------- input
 

@@ -9,11 +9,14 @@ that was unplugged come back by itself.
 An input whose write the storage refuses (full, read-only, I/O error) is
 refused as a whole: the screens go back to what they were before it, the
 panel says the move was not saved, and the next input simply tries again,
-so play continues by itself once the fault is gone.
+so play continues by itself once the fault is gone. Any other exception of an input,
+a slow screen's work, a background job or a drawing goes to the guard (``guard.py``),
+which says so on the panel and goes on from the screens before it.
 """
 
 import logging
 
+from firmware_app.guard import Guard
 from firmware_app.status import play_status
 from firmware_app.store.faults import StorageError
 
@@ -46,11 +49,13 @@ class Loop:
         self.contrast = None
         self.status = None
         self.handoffs = app.handoffs
+        self.guard = Guard(app)
 
     def tick(self, now: float) -> bool:
         """Poll every input, update the app, show the picture; True if it was redrawn."""
         button_events = self.buttons.poll(now)
         tag_events = self.reader.poll(now)
+        before = self.guard.mark()  # what a failing draw of this tick's inputs returns to
         if button_events or tag_events:
             self.last_input = now
             if self.asleep:
@@ -73,7 +78,7 @@ class Loop:
                     self.buzzer.chirp()
         redrawn = False
         if self.frame is None or button_events or tag_events:
-            self.frame = self.app.render()
+            self.frame = self.guard.draw(before)
             redrawn = True
             self._tell_status()
         if self.last_input is None:
@@ -85,32 +90,51 @@ class Loop:
                 self.display.contrast(contrast)
                 self.contrast = contrast
             self.display.show(self.frame.image)
-        if self.app.top.slow:  # shown above; now the thinking it stands for, then its result
-            self._saved(lambda _: self.app.top.work(), "work")
-            self.frame, redrawn = self.app.render(), True
+        if (slow := self.app.top).slow:  # shown above; now the thinking it stands for
+            before = self._saved(lambda _: slow.work(), "work", leaving=slow)
+            self.frame, redrawn = self.guard.draw(before), True
             if not self.asleep:
                 self.display.show(self.frame.image)
-        found = self.backups.tick(now) if self.backups else None  # the check after start-up
-        if found and (lines := found.message(self.app.t)):
+        before = self.guard.mark()  # the jobs beside the play, from here
+        found = self.guard.job("backups", self.backups.tick, now) if self.backups else None
+        if found and (lines := found.message(self.app.t)):  # the check after start-up
             self.app.notice(self.app.t("Game record"), lines)
-            self.frame, redrawn = self.app.render(), True
-        if self.stick and self.stick.tick(now):  # the stick's screen, shown from the next tick
-            self.frame, self.last_input, redrawn = self.app.render(), now, True
+        if self.app.journal.replaced():  # deleted under the box: written again (in_place.py)
+            t = self.app.t
+            lines = [
+                t(
+                    "The game record was deleted while the box was running; "
+                    "it was written again in full. Nothing was lost."
+                )
+            ]
+            self.app.notice(t("Game record"), lines)
+        if self.stick and self.guard.job("stick", self.stick.tick, now):
+            self.last_input = now  # the stick's screen, shown from the next tick
             if self.asleep:
                 self._wake()
+        if self.app.stack != before.stack:  # a job's screen, or the guard's word on a job
+            self.frame, redrawn = self.guard.draw(before), True
         if self.notifier:
             self.notifier.watchdog()
         return redrawn
 
-    def _saved(self, handle, event) -> None:
-        """Hand one event to the app; if its write is refused, undo its screen changes."""
-        stack = list(self.app.stack)
+    def _saved(self, handle, event, leaving=None):
+        """Hand one event to the app; if its write is refused, undo its screen changes; any
+        other failure goes to the guard, which goes back to the screens before it (without
+        ``leaving``, the slow screen whose work failed). Returns that mark of them."""
+        before = self.guard.mark(leaving)
+        part = self.app.top.part
         try:
             handle(event)
         except StorageError as error:
             LOG.error("input %s not saved: %s", event, error)
-            self.app.stack = stack
+            self.app.stack = list(before.stack)
             self.app.unsaved(error.reason)
+        except Exception as error:
+            self.guard.failed(error, part, before)
+        else:
+            self.guard.passed(before)
+        return before
 
     def _tell_status(self) -> None:
         if not self.notifier:

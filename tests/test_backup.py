@@ -77,13 +77,15 @@ def test_backup_then_restore_gives_the_same_state(box, tmp_path):
 
 
 def test_a_restore_into_an_open_journal_is_seen_by_it(box, tmp_path):
-    """The daemon keeps its connection: the restored contents show through it at once."""
+    """The daemon's journal is opened again on the restored file: it reads the new state
+    at once, takes writes, and does not take the swap for a journal replaced under it."""
     made = make_backup(box / JOURNAL, None, tmp_path / "stick", NOW)
     with Journal(box / JOURNAL) as journal:
         journal.set_setting("language", "en")
-        restore(check_backup(made, box), box / JOURNAL, box / CATALOGUE, NOW)
+        restore(check_backup(made, box), box / JOURNAL, box / CATALOGUE, NOW, live=journal)
         assert journal.get_setting("language") == "pl"
         journal.set_setting("contrast", 9)  # and it can still write
+        assert not journal.replaced()
     assert not (box / CATALOGUE).exists()  # the backup had no owner's file: kept aside only
     assert (next(box.glob(ASIDE + "*")) / CATALOGUE).exists()
 

@@ -212,6 +212,7 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
     journal checkpointed and closed, every part closed, and the error itself goes on up."""
     import firmware_app.app
     from firmware_app.runners import daemon
+    from firmware_app.ui.canvas import message_frame
     from hw import display as displays
 
     shown = []
@@ -236,7 +237,7 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
         with pytest.raises(RuntimeError, match="cannot be built"):
             daemon.run(str(config))
         assert receive(sock, b"STOPPING=1", time.monotonic() + 5)[-1] == b"STOPPING=1"
-    stopped = daemon.message_frame("Stopped. / Zatrzymano.").image
+    stopped = message_frame("Stopped. / Zatrzymano.").image
     assert shown[-1].tobytes() == stopped.tobytes()
     state = tmp_path / "state"
     assert (state / "journal.sqlite").exists()

@@ -203,11 +203,11 @@ def test_a_cache_damaged_between_slices_is_rebuilt_and_finished(journal, tmp_pat
         size = file.seek(0, io.SEEK_END)
         file.seek(page)
         file.write(b"\xa5" * (size - page))
-    with Stats(journal, path) as stats:
-        assert stats.index_slice(limit=2) is True  # finds the damage, starts again
-        assert stats.progress()[0] == 0
+    with Stats(journal, path) as stats:  # its check on opening finds the damage
+        assert stats.progress()[0] == 0  # the damaged cache moved aside, a new one begun
         assert stats.refresh() == FINISHED
         assert every_figure(stats) == seventeen
+    assert len(list(tmp_path.glob("stats.sqlite.damaged-*"))) == 1
 
 
 def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp_path, seventeen):

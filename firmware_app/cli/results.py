@@ -45,9 +45,20 @@ def open_journal(args, must_exist: bool = True) -> tuple[Journal, Path]:
         raise CommandError(str(error)) from None
 
 
+def _aside(journal):
+    """A finished game the statistics cannot count is kept aside, as the check after
+    start-up keeps a damaged one (its row in ``journal.damaged-game-NNNNN-TIME.json``)."""
+    from firmware_app.store.housekeeping import keep_game_aside
+
+    def keep(game_id: int, problem: str) -> None:  # both are logged
+        keep_game_aside(journal, game_id, time.time, from_archive=False)
+
+    return keep
+
+
 def cmd_stats(args) -> int:
     journal, folder = open_journal(args)
-    with journal, Stats(journal, cache_of(journal.path)) as stats:
+    with journal, Stats(journal, cache_of(journal.path), _aside(journal)) as stats:
         stats.refresh()
         if args.player:
             known = stats.players()
@@ -107,7 +118,7 @@ def cmd_import(args) -> int:
 
 def cmd_export(args) -> int:
     journal, folder = open_journal(args)
-    with journal, Stats(journal, cache_of(journal.path)) as stats:
+    with journal, Stats(journal, cache_of(journal.path), _aside(journal)) as stats:
         written = write_results(journal, stats, Path(args.out))
     for path in written:
         print(path)

@@ -14,21 +14,12 @@ from contextlib import ExitStack
 
 from firmware_app.runners.splash import splash
 from firmware_app.runners.systemd_notify import Notifier, exit_on_sigterm
+from firmware_app.runners.tell import tell_start
 from firmware_app.store.config import load_config
 from hw.display import build_display
 
 LOG = logging.getLogger("tableside.daemon")
 TICK = 0.01
-
-
-def message_frame(text: str):
-    """A frame with the title bar and ``text``: what the panel keeps after a stop."""
-    from firmware_app.ui.canvas import Canvas
-
-    canvas = Canvas()
-    canvas.title("Tableside")
-    canvas.paragraph(text)
-    return canvas
 
 
 def run(config_path: str | None, *, first_frame: bool = False, home: bool = False) -> int:
@@ -133,21 +124,6 @@ def run(config_path: str | None, *, first_frame: bool = False, home: bool = Fals
                 time.sleep(TICK)
         finally:
             notifier.stopping()
+            from firmware_app.ui.canvas import message_frame
+
             display.show(message_frame("Stopped. / Zatrzymano.").image)
-
-
-def tell_start(app, outcome, problems) -> None:
-    """The panel's word on what the start found: the journal's state, the parts missing."""
-    t = app.t
-    if problems:
-        names = {
-            "buttons": t("Buttons"),
-            "reader": t("Tag reader"),
-            "buzzer": t("Buzzer"),
-            "display": t("Display"),
-        }
-        lines = [f"{names[p.part]}: {p.fix}" for p in problems]
-        app.notice(t("Not working"), lines + [t("Details: systemctl status tableside")])
-    lines = outcome.message(t)
-    if lines:
-        app.notice(t("Game record"), lines)

@@ -14,7 +14,8 @@ from pathlib import Path
 
 from firmware_app.app import App
 from firmware_app.loop import Loop
-from firmware_app.store.journal import Journal
+from firmware_app.runners.tell import tell_start
+from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.words.score_sheet import demo_label
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay
@@ -35,7 +36,8 @@ class Headless:
     """The app on fakes, with a virtual clock that only moves when told.
 
     A ``language`` given wins over the stored setting (as ``--language`` does);
-    without one the stored setting holds, English at first.
+    without one the stored setting holds, English at first. The journal is opened,
+    checked and if need be recovered as the daemon does it, and the panel says the same.
     """
 
     state_dir: Path
@@ -47,7 +49,8 @@ class Headless:
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(self.state_dir / "journal.sqlite")
+        self.journal, outcome = open_journal(self.state_dir / "journal.sqlite")
+        outcome.log()
         seeds = iter(range(self.seed, self.seed + 1000))
         self.app = App(
             self.journal,
@@ -58,6 +61,7 @@ class Headless:
             think_clock=None,  # the virtual clock stands still while a player thinks
             seeds=lambda: next(seeds),
         )
+        tell_start(self.app, outcome, [])
         self.buttons = FakeButtons()
         self.reader = FakeReader()
         self.display = FakeDisplay(clock=lambda: self.now)
@@ -65,7 +69,8 @@ class Headless:
         self.run_for(TICK)
 
     def close(self) -> None:
-        self.journal.close()
+        """A clean stop, as the daemon's: the log copied into the journal, the file closed."""
+        close_journal(self.journal)
 
     def summary(self) -> dict:
         """The final state and score sheet, for ``--json`` and the tests."""

@@ -42,6 +42,7 @@ from PIL import Image
 
 from firmware_app.app import App
 from firmware_app.loop import Loop
+from firmware_app.runners.tell import tell_start
 from firmware_app.runners.terminal_view import (
     BLANK,
     BLANK_DOTS,
@@ -56,7 +57,7 @@ from firmware_app.runners.terminal_view import (
     size_text,
 )
 from firmware_app.store.config import AppSettings, load_config
-from firmware_app.store.journal import Journal
+from firmware_app.store.recovery import close_journal, open_journal
 from hw.buttons import DEFAULT_TIMING, FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader
@@ -167,15 +168,17 @@ class Simulator:
     clock of their own. The app's shuffles and draws take ``seed``, then
     ``seed + 1`` and so on, one per new game; the status line starts with it.
     A ``language`` given (``--language``) wins over the stored setting for
-    this run; without one the stored setting holds, English at first.
+    this run; without one the stored setting holds, English at first. The journal is
+    opened, checked and if need be recovered as the daemon does it, with the same words.
     """
 
     def __init__(self, settings: AppSettings, language: str | None, seed: int, now: float) -> None:
         self.now = now
         settings.state_dir.mkdir(parents=True, exist_ok=True)
-        self.journal = Journal(settings.journal)
         self.log = LogTail()
         self.log.attach()
+        self.journal, outcome = open_journal(settings.journal)
+        outcome.log()
         seeds = count(seed)
         self.app = App(
             self.journal,
@@ -186,6 +189,7 @@ class Simulator:
             reader_name=FakeReader.name,
             defaults=settings.setting_defaults(),
         )
+        tell_start(self.app, outcome, [])
         self.buttons = FakeButtons()
         self.reader = FakeReader(grace=TAG_GRACE)
         self.display = FakeDisplay(clock=lambda: self.now)
@@ -199,8 +203,9 @@ class Simulator:
 
     def close(self) -> None:
         """Let go of the fakes, the journal and the log; the journal keeps the game."""
-        for part in (self.buttons, self.reader, self.display, self.journal):
+        for part in (self.buttons, self.reader, self.display):
             part.close()
+        close_journal(self.journal)
         self.log.detach()
 
     def tick(self, now: float) -> None:

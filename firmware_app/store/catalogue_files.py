@@ -18,7 +18,9 @@ from importlib.resources.abc import Traversable
 from pathlib import Path
 from typing import IO, Any, NamedTuple
 
+from firmware_app.store import regular
 from firmware_app.store.atomic import write_atomically
+from firmware_app.store.config import OWNER_FILE_LIMIT, popiel_owner_file
 from rules.catalogue import (
     GAME,
     OWNER_LABEL,
@@ -56,18 +58,28 @@ class _File(NamedTuple):
 
 def load_raw(path: PathLike | Traversable, source: str | None = None) -> dict[str, Any]:
     """The TOML table of one file; raises ``CatalogueError`` naming the file (and line)."""
-    readable = Path(path) if isinstance(path, str | os.PathLike) else path
-    source = source or (os.fspath(path) if isinstance(path, str | os.PathLike) else path.name)
+    owners = isinstance(path, str | os.PathLike)
+    source = source or (os.fspath(path) if owners else path.name)
     try:
-        text = readable.read_text(encoding="utf-8")
+        # an owner's file is read only as a regular file (no link followed, no pipe waited on)
+        text = (
+            regular.read_bytes(Path(path), OWNER_FILE_LIMIT).decode("utf-8")
+            if owners
+            else path.read_text(encoding="utf-8")
+        )
     except OSError as error:
-        raise CatalogueError([Problem(source, "", "", f"cannot read: {error.strerror}")]) from error
+        why = error.strerror or str(error)
+        raise CatalogueError([Problem(source, "", "", f"cannot read: {why}")]) from error
     except UnicodeDecodeError as error:
         raise CatalogueError([Problem(source, "", "", f"not UTF-8 text: {error}")]) from error
+    except ValueError as error:  # larger than any owner's file
+        raise CatalogueError([Problem(source, "", "", str(error))]) from error
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise CatalogueError([_syntax_problem(source, text, error)]) from error
+    except RecursionError as error:  # tables nested thousands deep
+        raise CatalogueError([Problem(source, "", "", "TOML nested too deep")]) from error
 
 
 def _syntax_problem(source: str, text: str, error: tomllib.TOMLDecodeError) -> Problem:
@@ -326,6 +338,7 @@ def load_popiel(demo: bool, owner: PathLike | None = None):
     printed = tomllib.loads((DATA / "krol-popiel.toml").read_text(encoding="utf-8"))
     if owner is not None and Path(owner).exists():
         taught = load_raw(owner)
+        _check_popiel_owner(taught, printed, os.fspath(owner))
         for table in ("rewards", "windows"):
             printed[table] |= taught.get(table, {})
             printed["sources"] |= {f"{table}.{key}": OWNER_LABEL for key in taught.get(table, {})}
@@ -335,12 +348,24 @@ def load_popiel(demo: bool, owner: PathLike | None = None):
     return build_components(printed, overlay)
 
 
-def popiel_owner_file(owner_catalogue: PathLike | None) -> Path | None:
-    """Where an owner's Król Popiel values live: beside their Pingwiny file."""
-    if owner_catalogue is None:
-        return None
-    path = Path(owner_catalogue)
-    return path.with_name(f"{path.stem}-krol-popiel.toml")
+def _check_popiel_owner(taught: dict[str, Any], printed: dict[str, Any], source: str) -> None:
+    """An owner's Król Popiel file holds what teaching writes: the windows of known board
+    sides (at least 1, as the engine requires) and reward counts of known kinds (0 or more;
+    their sum is checked by the engine); raises ``CatalogueError`` naming each problem."""
+    found = []
+    for table, least in (("windows", 1), ("rewards", 0)):
+        values = taught.get(table, {})
+        if not isinstance(values, dict):
+            found.append(Problem(source, table, "", f"expected a table, got {values!r}"))
+            continue
+        for key, value in values.items():
+            if key not in printed[table]:
+                found.append(Problem(source, table, key, "unknown key"))
+            elif type(value) is not int or value < least:
+                wrong = f"expected a whole number from {least}, got {value!r}"
+                found.append(Problem(source, table, key, wrong))
+    if found:
+        raise CatalogueError(found)
 
 
 def save_popiel_owner(path: PathLike, table: str, values: dict[str, int]) -> None:

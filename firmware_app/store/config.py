@@ -38,6 +38,11 @@ from hw.rfid import factory as reader
 LANGUAGES = ("pl", "en")
 NAVIGATION = ("up", "down", "ok", "back")
 CATALOGUE = "catalogue.toml"  # the owner's cards, in the state folder unless set
+# The largest owner's card file read: the printed box's own file, every card with its
+# rulebook quotes, is 30 KB, and an owner's file teaching every card is of that order; 1 MiB
+# is far beyond it, and bounds what a damaged file (a log written over it, say) can make the
+# box hold in memory.
+OWNER_FILE_LIMIT = 1 << 20
 # What the simulator runs on when no file is given.
 SIMULATOR: Mapping[str, Mapping[str, str]] = MappingProxyType(
     {part: {"driver": "fake"} for part in ("buttons", "display", "reader", "buzzer")}
@@ -200,12 +205,17 @@ def _pin_factory(value: Any) -> Iterator[tuple[str, str]]:
     return _choice(pin_factories())(value)
 
 
-def _source(value: Any) -> Iterator[tuple[str, str]]:
-    # The rules are imported only when a file sets this: the daemon's first
-    # frame must not wait for them.
-    from rules.pingwiny.options import SOURCES
-
-    return _choice(SOURCES)(value)
+# Who handles the token bag and the figurant deck: the app or the table. The engine's own
+# list is ``rules.pingwiny.options.SOURCES``, which the start must not wait for; a test keeps
+# the two equal.
+SOURCES = ("app", "table")
+_source = _choice(SOURCES)
+# When the panel asks a card's points: with its cost, or at the score sheet (the settings
+# menu's ``POINTS_WHEN`` words them).
+TEACH_POINTS = ("now", "score")
+# The checks of the settings the table changes on the box (``state_check``) beside the file's.
+box_source = _source
+teach_points = _choice(TEACH_POINTS)
 
 
 def _button_names(value: Any) -> Iterator[tuple[str, str]]:
@@ -544,6 +554,14 @@ def _app(table: Mapping[str, Any], folder: Path, environ: Mapping[str, str]) -> 
         names=tuple(name.strip() for name in table["names"]),
         handoff_chirp=table["handoff_chirp"],
     )
+
+
+def popiel_owner_file(owner_catalogue: str | os.PathLike[str] | None) -> Path | None:
+    """Where an owner's Król Popiel values live: beside their Pingwiny file."""
+    if owner_catalogue is None:
+        return None
+    path = Path(owner_catalogue)
+    return path.with_name(f"{path.stem}-krol-popiel.toml")
 
 
 def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:

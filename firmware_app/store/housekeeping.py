@@ -86,15 +86,18 @@ def check_after_start(journal: Journal, clock=time.time) -> Findings:
     ``journal`` is a connection of the check's own: ``Journal.interrupt`` cuts it short.
     """
     path = journal.path
-    while journal.seal_ended(SEAL_SLICE):
-        pass
+    try:
+        while journal.seal_ended(SEAL_SLICE):
+            pass
+    except sqlite3.DatabaseError as error:  # damaged pages: the check below names them
+        LOG.warning("sealing the ended games stopped: %s", error)
     findings = Findings(journal.check())
     if findings.problems:  # pages damaged: reading the games back could mislead
         findings.recheck = True
     else:
         for game_id, problem in journal.damaged_sealed_games(READ_SLICE, _let_the_loop_run):
             findings.problems.append(f"finished game {game_id}: {problem}")
-            if _keep_aside(journal, game_id, clock):
+            if keep_game_aside(journal, game_id, clock):
                 findings.restored += 1
             else:
                 findings.aside += 1
@@ -108,15 +111,16 @@ def check_after_start(journal: Journal, clock=time.time) -> Findings:
     return findings
 
 
-def _keep_aside(journal: Journal, game_id: int, clock) -> bool:
+def keep_game_aside(journal: Journal, game_id: int, clock, *, from_archive=True) -> bool:
     """Write the damaged row beside the journal, then put the archive's copy back or take
-    the game out; True when the copy replaced it."""
+    the game out; True when the copy replaced it. ``from_archive`` False: the archive's
+    copy is the same row (a header of the wrong shape was archived as it was)."""
     path = journal.path
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(clock()))
     aside = path.with_name(f"{path.stem}.damaged-game-{game_id:05d}-{stamp}.json")
     kept = {key: _plain(value) for key, value in journal.row(game_id).items()}
     write_atomically(aside, json.dumps(kept, ensure_ascii=False, indent=1).encode("utf-8"))
-    archive = rolling_backups.archive(path)
+    archive = rolling_backups.archive(path) if from_archive else None
     if journal.put_back(game_id, archive):
         LOG.warning("finished game %d restored from %s", game_id, archive)
         return True

@@ -95,10 +95,11 @@ class Integrity:
         names = [column[0] for column in cursor.description]
         return dict(zip(names, cursor.fetchone(), strict=True))
 
-    def put_back(self, game_id: int, archive: Path) -> bool:
+    def put_back(self, game_id: int, archive: Path | None) -> bool:
         """Replace a damaged sealed game by the archive's copy if that one is sound (True),
-        else take it out of the journal, so no list, export or statistic trips over it."""
-        attached = archive.exists()
+        else (or with no archive to look in) take it out of the journal, so no list, export
+        or statistic trips over it."""
+        attached = archive is not None and archive.exists()
         if attached:  # outside the transaction: SQLite attaches and detaches only there
             self._db.execute("ATTACH ? AS a", (f"{archive.absolute().as_uri()}?mode=ro",))
         try:

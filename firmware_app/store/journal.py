@@ -27,10 +27,12 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
-from firmware_app.store.atomic import write_atomically
+from firmware_app.store.exchange import Exchange
 from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault, writable
+from firmware_app.store.in_place import InPlace
 from firmware_app.store.integrity import Integrity
 from firmware_app.store.listings import FinishedGame, GameResult, UnfinishedGame
+from firmware_app.store.rows import json_value
 from firmware_app.store.sealed import (
     UNSEALED,
     dumps,
@@ -131,14 +133,7 @@ _RESULTS = f"""SELECT id, json_extract(header, '$.game'), json_extract(header, '
     coalesce(json_extract({_CATALOGUE_OF}, '$.meta.kind') = 'demo', 0)
         OR json_extract({_CATALOGUE_OF}, '$.demo_label') IS NOT NULL
     FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id LIMIT ?"""
-_DATES = "SELECT started, ended FROM games WHERE id = ?"
-_IMPORTED = """INSERT INTO games (header, started, played, ended, outcome, summary)
-    VALUES (?1, ?2, ?3, ?3, 'finished', ?4)"""
-_IMPORTED_ACTION = "INSERT INTO actions (game_id, seq, notation) VALUES (?, ?, ?)"
-# Finished games that could be the same as a record: same game, variant and seed.
-_SAME_SEED = """SELECT id FROM games WHERE outcome = 'finished'
-    AND json_extract(header, '$.game') = ? AND json_extract(header, '$.variant') = ?
-    AND json_extract(header, '$.options.seed') IS ?"""
+_NEXT_FINISHED = "SELECT id FROM games WHERE outcome = 'finished' AND id > ? ORDER BY id LIMIT 1"
 _LIVE = "SELECT notation FROM actions WHERE game_id = ? AND NOT undone ORDER BY seq"
 _COUNTS = """SELECT coalesce(sum(NOT undone), 0), coalesce(sum(undone), 0)
     FROM actions WHERE game_id = ?"""
@@ -154,7 +149,7 @@ _SET_SETTING = """INSERT INTO settings (key, value) VALUES (?, ?)
     ON CONFLICT (key) DO UPDATE SET value = excluded.value"""
 
 
-class Journal(Integrity):
+class Journal(Integrity, InPlace, Exchange):
     """One journal file; opened (and created if absent) by the constructor.
 
     Times (``now``) are given by the caller, wall-clock seconds in the daemon,
@@ -165,6 +160,8 @@ class Journal(Integrity):
     def __init__(self, path: str | os.PathLike[str], *, read_only: bool = False) -> None:
         self.path = Path(path)
         self.read_only = False
+        # set when the start could not check the file (recovery.py): every write refused
+        self.refusing: str | None = None
         self._db = self._connect(read_only)
 
     def _connect(self, read_only: bool) -> sqlite3.Connection:
@@ -179,14 +176,15 @@ class Journal(Integrity):
                 )
         except sqlite3.Error as error:
             raise self._open_error(error) from error
-        before = getattr(self, "_db", None), self.read_only
+        before = getattr(self, "_db", None), self.read_only, self._opened
         try:
-            self._db, self.read_only = db, read_only
+            self._db, self.read_only, self._opened = db, read_only, None
             self._open()
         except BaseException:
             db.close()
-            self._db, self.read_only = before
+            self._db, self.read_only, self._opened = before
             raise
+        self._watch()  # the files it opened, kept in place by InPlace
         return db
 
     def _open(self) -> None:
@@ -224,6 +222,8 @@ class Journal(Integrity):
 
     def reopen(self) -> None:
         """Open the file again for writing after the storage refused it; raises if it still does."""
+        if self.refusing:
+            raise StorageError(self.refusing, "io")
         if not writable(self.path):
             raise StorageError(f"{self.path}: the storage is read-only", "read-only")
         # Closed first: SQLite shares one file handle and log index per file among
@@ -294,10 +294,13 @@ class Journal(Integrity):
 
         A storage fault (full, read-only, I/O error) rolls it back and raises
         ``StorageError``: nothing changed, and the next write tries again, on
-        a journal opened read-only at start too (it reopens the file first).
+        a journal opened read-only at start too (it reopens the file first). A journal
+        deleted or replaced while open is written again first (``store/in_place.py``).
         """
         if self.read_only:
             self.reopen()
+        else:
+            self._keep_in_place()
         try:
             self._db.execute("BEGIN IMMEDIATE")
             yield
@@ -421,9 +424,10 @@ class Journal(Integrity):
         games = []
         for row in self._db.execute(_ENDED):
             game_id, header, started, ended, summary, actions, outcome = row
-            head = json.loads(header)
+            head, summary = json_value(header), json_value(summary) if summary else {}
+            if not isinstance(head, dict) or not isinstance(summary, dict):
+                continue  # damaged: the statistics set it aside (store/state_check.py)
             game, variant = head.get("game", ""), head.get("variant", "")
-            summary = json.loads(summary) if summary else {}
             games.append(
                 FinishedGame(game_id, game, variant, started, ended, summary, actions, outcome)
             )
@@ -444,6 +448,12 @@ class Journal(Integrity):
                 )
             )  # fmt: skip
         return results
+
+    def next_finished_id(self, after: int) -> int | None:
+        """The id of the first finished game above ``after``, read without its row: the
+        statistics name a game whose row ``results`` cannot read."""
+        row = self._db.execute(_NEXT_FINISHED, (after,)).fetchone()
+        return None if row is None else row[0]
 
     def newest_id(self) -> int:
         """The number of the newest game (0 for none): games are numbered as they start."""
@@ -543,76 +553,16 @@ class Journal(Integrity):
             return 0, 0
         return self._db.execute(_COUNTS, (game_id,)).fetchone()
 
-    # ------------------------------------------------------------- export
-
-    def export(self, game_id: int) -> dict[str, Any]:
-        """The record of an ended game, as ``docs/game-record.md`` describes it.
-
-        Only ended games: an export is the lasting document of a game, while
-        the record of a game in play still changes. An abandoned game's
-        record says so (``"outcome": "abandoned"``).
-        """
-        _, outcome = self._game(game_id)
-        if outcome is None:
-            raise JournalError(f"{self.path}: game {game_id} is not finished")
-        started, ended = self._db.execute(_DATES, (game_id,)).fetchone()
-        record = self.record(game_id) | {"played": {"started": started, "ended": ended}}
-        return record | {"outcome": outcome} if outcome == "abandoned" else record
-
-    def import_finished(
-        self, record: Mapping[str, Any], summary: Mapping[str, Any], started: float, ended: float
-    ) -> int:
-        """Store a game finished elsewhere (its record and final summary); return its id.
-
-        The caller has replayed the record to its end; the game is kept as if it
-        had been played here, so statistics and exports treat it alike.
-        """
-        header = {k: v for k, v in record.items() if k not in ("actions", "played")}
-        stored, result = dumps(header), dumps(dict(summary))
-        with self._writing():
-            game_id = self._db.execute(_IMPORTED, (stored, started, ended, result)).lastrowid
-            self._db.executemany(
-                _IMPORTED_ACTION,
-                [(game_id, seq, notation) for seq, notation in enumerate(record["actions"], 1)],
-            )
-            seal(self._db, game_id)
-        return game_id
-
-    def find_finished(self, record: Mapping[str, Any]) -> int | None:
-        """The finished game whose record is ``record`` (dates aside), if the journal has one."""
-        wanted = {k: v for k, v in record.items() if k != "played"}
-        seed = (record.get("options") or {}).get("seed")
-        rows = self._db.execute(_SAME_SEED, (record.get("game"), record.get("variant"), seed))
-        for (game_id,) in rows.fetchall():
-            if self.record(game_id) == wanted:
-                return game_id
-        return None
-
-    def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write each ended game to ``folder/game-NNNNN.json``; return the paths.
-
-        An abandoned game's file is ``game-NNNNN-abandoned.json``.
-
-        Each file is written atomically, so a power cut leaves either the old
-        file or the new one; exporting again rewrites the same names.
-        """
-        target = Path(folder)
-        target.mkdir(parents=True, exist_ok=True)
-        written = []
-        for game in self.ended_games():
-            mark = "-abandoned" if game.outcome == "abandoned" else ""
-            path = target / f"game-{game.id:05d}{mark}.json"
-            text = json.dumps(self.export(game.id), ensure_ascii=False, indent=2) + "\n"
-            write_atomically(path, text.encode("utf-8"))
-            written.append(path)
-        return written
-
     # ----------------------------------------------------------- settings
 
     def get_setting(self, key: str, default: Any = None) -> Any:
         """A user setting saved by the daemon (language, contrast...), or ``default``."""
         row = self._db.execute(_GET_SETTING, (key,)).fetchone()
         return default if row is None else json.loads(row[0])
+
+    def setting_texts(self) -> dict[str, str]:
+        """Every stored setting as its stored text: a bad one is kept aside as it was."""
+        return dict(self._db.execute("SELECT key, value FROM settings"))
 
     def set_setting(self, key: str, value: Any) -> None:
         """Save a user setting; ``value`` must be JSON (TypeError/ValueError otherwise)."""
@@ -637,6 +587,7 @@ class Journal(Integrity):
 
     def close(self) -> None:
         self._db.close()
+        self._unwatch()
 
     def __enter__(self) -> "Journal":
         return self

@@ -13,92 +13,45 @@ start check the whole file. When something is wrong:
 
 - the damaged files (main file and write-ahead log) are kept under names
   that say so (``journal.damaged-20261201-144300.sqlite``), never deleted;
-- a fresh journal is built from what they still hold, from the newest
-  good backup and from the backups' archive of sealed games
-  (``firmware_app/store/rolling_backups.py``): each game from whichever holds
-  more of it, cut after its last action that replays; the settings (which
-  include the enrolled tags) from the fuller of the two;
+- a fresh journal is built from what they still hold (with their log and
+  without it), from every backup snapshot of this box and from the backups'
+  archive of sealed games (``firmware_app/store/rolling_backups.py``), action
+  by action: each game the longest sequence that replays, whichever files hold
+  it (``sources.py``); a backup of another box (``identity.py``) is set aside,
+  never used;
 - the :class:`Outcome` tells the log where the files are and gives the
   panel one screen in the table's language.
 
 A journal that is missing or empty while a backup exists was expected, so
-it is restored from the backup and said so, never taken for a first start.
+it is restored from the backup and said so, never taken for a first start;
+so is a journal or log that is not a regular file (a folder, a pipe, a link),
+which is renamed aside unopened. Markers and left-over scratch files are
+handled first (``markers.py``).
+
 A storage that refuses writes (full, read-only) is no damage: nothing is
 moved, the journal is opened read-only, and each input that needs a write
 tries the file again (``Journal.reopen``).
 """
 
 import contextlib
-import json
 import logging
-import os
 import shutil
 import sqlite3
 import tempfile
-import time
-import zlib
-from dataclasses import dataclass, field
-from functools import cached_property
+from collections import Counter
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from firmware_app.store import rolling_backups
-from firmware_app.store.atomic import write_atomically
+from firmware_app.store import identity, markers, regular, rolling_backups, sources
 from firmware_app.store.faults import JournalError, StorageError, writable
-from firmware_app.store.journal import Journal
-from firmware_app.store.sealed import unpack_actions
+from firmware_app.store.journal import APPLICATION_ID, SCHEMA_VERSION, Journal
+from firmware_app.store.markers import SIDE_FILES, keep_aside, side
+from firmware_app.store.rows import Rows, content_problems, json_value, read_live_rows, read_rows
+from firmware_app.store.swap import finish_restore
 from firmware_app.store.wal import wal_problems
-from rules.record import RecordError, replay
 
 LOG = logging.getLogger("tableside.recovery")
-# The tables whose rows the recovery understands; any other table of the schema
-# is copied as it is, from the fuller source first.
-GAMES, ACTIONS, SETTINGS, CATALOGUES = "games", "actions", "settings", "catalogues"
-SIDE_FILES = ("-wal", "-shm")
 SQLITE_MAGIC = b"SQLite format 3\0"
-
-
-@dataclass
-class Rows:
-    """Everything readable in one journal file, by table, as column -> value mappings."""
-
-    source: Path
-    tables: dict[str, list[dict]] = field(default_factory=dict)
-    problems: list[str] = field(default_factory=list)
-
-    def games(self) -> dict[int, dict]:
-        return self._games
-
-    def actions(self, game_id: int) -> list[dict]:
-        return self._actions.get(game_id, [])
-
-    # Built once, when the tables are filled: looked up for every game.
-    @cached_property
-    def _games(self) -> dict[int, dict]:
-        return {row["id"]: row for row in self.tables.get(GAMES, [])}
-
-    @cached_property
-    def _actions(self) -> dict[int, list[dict]]:
-        by_game: dict[int, list[dict]] = {}
-        for row in sorted(self.tables.get(ACTIONS, []), key=lambda row: row["seq"]):
-            by_game.setdefault(row["game_id"], []).append(row)
-        return by_game
-
-    def settings(self) -> dict[str, dict]:
-        return {row["key"]: row for row in self.tables.get(SETTINGS, [])}
-
-    def header(self, game_id: int) -> dict | None:
-        """A game's header with its catalogue in place; None when either is unreadable."""
-        game = self.games()[game_id]
-        header = _json(game.get("header"))
-        key = game.get("catalogue_hash")
-        if not isinstance(header, dict) or key is None:
-            return header if isinstance(header, dict) else None
-        catalogue = _json(self._catalogues.get(key))
-        return {**header, "catalogue": catalogue} if isinstance(catalogue, dict) else None
-
-    @cached_property
-    def _catalogues(self) -> dict[str, str]:
-        return {row["hash"]: row["body"] for row in self.tables.get(CATALOGUES, [])}
 
 
 @dataclass(frozen=True)
@@ -107,18 +60,23 @@ class Outcome:
 
     kind: str  # "new", "sound", "damaged", "missing" or "unwritable"
     games: int = 0  # games in the journal now (after a sound start: the unfinished ones)
-    known: int = 0  # games found in the damaged file and the backup together
+    known: int = 0  # games found in the damaged files and the backups together
     kept: tuple[Path, ...] = ()  # the copies of the damaged files
-    backup: Path | None = None  # the backup that was used
+    backup: Path | None = None  # the newest backup that was read
     problems: tuple[str, ...] = ()
     reason: str = ""  # for "unwritable": full, read-only or io
+    refused: tuple[str, ...] = ()  # what stood at the journal's names, not a file: set aside
+    foreign: tuple[Path, ...] = ()  # other boxes' backups, set aside unused
 
     def log(self) -> None:
+        for what in (*self.refused, *self.foreign):
+            LOG.warning("set aside, not used: %s", what)
         if self.kind in ("new", "sound"):
             LOG.info("journal: %s, %d unfinished games", self.kind, self.games)
             return
         if self.kind == "unwritable":
-            LOG.error("journal read-only until the storage takes writes: %s", self.problems[0])
+            until = "the next start" if self.reason == "check" else "the storage takes writes"
+            LOG.error("journal read-only until %s: %s", until, self.problems[0])
             return
         where = ", ".join(str(path) for path in self.kept) or "nothing moved"
         LOG.warning(
@@ -133,11 +91,25 @@ class Outcome:
 
     def message(self, t) -> list[str]:
         """The panel's words (``t`` is the app's translator); empty after a sound start."""
+        lines = []
+        if self.refused:
+            lines.append(
+                t("The game record was not a file (a folder, a link or a pipe); it is set aside.")
+            )
+        for path in self.foreign:
+            lines.append(t("A backup of another box was set aside: {name}.", name=path.name))
+        return lines + self._state(t)
+
+    def _state(self, t) -> list[str]:
         if self.kind == "unwritable":
             return [
                 {
                     "full": t("Storage full: nothing can be saved until space is freed."),
                     "read-only": t("Storage is read-only: nothing can be saved."),
+                    "check": t(
+                        "The game record could not be checked: nothing can be saved until "
+                        "the box starts again."
+                    ),
                 }.get(self.reason, t("Storage error: nothing can be saved now."))
             ]
         if self.kind == "missing":
@@ -172,10 +144,52 @@ def open_journal(path: Path) -> tuple[Journal, Outcome]:
     the next start whether the daemon stopped cleanly.
     """
     path = Path(path)
-    _finish_install(path)
-    journal, outcome = _open(path)
+    refused, problems = [], []
+    try:
+        finish_restore(path.parent)  # a restore cut short: its swap finished or undone (swap.py)
+        refused = markers.refuse_irregular(path)
+        problems = markers.finish_install(path, identity.read_mirror(path))
+        markers.clean_scratch(path)
+        rolling_backups.settle_archive(path)
+    except OSError:  # an unwritable folder: the open says so below
+        pass
+    except Exception:  # a failure nothing foresaw: the check below still runs
+        LOG.exception("the work before opening the journal failed")
+    try:
+        journal, outcome = _open(path)  # what was set aside is missing: as for a lost file
+    except Exception as error:  # the check itself failed: never a start that loops
+        LOG.exception("the journal's check failed")
+        return _refusing(path, error)
+    if refused or problems:
+        found = (*outcome.problems, *refused, *problems)
+        outcome = replace(outcome, refused=tuple(refused), problems=found)
+    try:
+        identity.ensure(journal, lambda: _carried(path))
+    except Exception:  # the identity waits for the next start; the games are in place
+        LOG.exception("the box's identity cannot be kept now")
     with contextlib.suppress(OSError):  # an unwritable folder: the outcome says so
         _running(path).touch()
+    return journal, outcome
+
+
+def _refusing(path: Path, error: Exception) -> tuple[Journal, Outcome]:
+    """The journal as it is, read-only, every write refused until the next start.
+
+    The check failed in a way nothing foresaw (a bug, or damage no check knows): nothing
+    may be written into a file the start could not vouch for, and the box must still
+    reach its home menu and say so, or systemd restarts it into the same failure. An
+    empty journal stands in when not even a reader can open the file.
+    """
+    refused = StorageError(f"{path}: the journal's check failed: {error}", "check")
+    try:
+        journal, outcome = _unwritable(path, refused)
+    except Exception:
+        LOG.exception("the journal cannot be read either: an empty one stands in")
+        stand_in = Path(tempfile.mkdtemp(prefix="tableside-readonly-")) / path.name
+        Journal(stand_in).close()
+        journal = Journal(stand_in, read_only=True)
+        outcome = Outcome("unwritable", problems=(str(refused),), reason="check")
+    journal.refusing = str(refused)
     return journal, outcome
 
 
@@ -188,7 +202,7 @@ def close_journal(journal: Journal) -> None:
 
 
 def _open(path: Path) -> tuple[Journal, Outcome]:
-    wal = _side(path, "-wal")
+    wal = side(path, "-wal")
     if _empty(path) and _empty(wal):
         if not writable(path):
             refused = StorageError(f"{path}: cannot create the journal", "read-only")
@@ -205,6 +219,9 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
         return _rebuild(path, problems, "damaged")
     if not writable(path):
         return _unwritable(path, StorageError(f"{path}: the storage is read-only", "read-only"))
+    refused = _not_ours(path)
+    if refused:
+        return _rebuild(path, [refused], "damaged")
     try:
         journal = Journal(path)
     except StorageError as error:
@@ -215,235 +232,174 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
     problems = journal.check() if whole else journal.check_live()
     if not problems:
         rows = read_rows(path) if whole else read_live_rows(path)
-        problems = rows.problems + content_problems(rows)
+        problems = rows.problems + content_problems(rows) + _another_box(path)
     if not problems:
-        recheck(path).unlink(missing_ok=True)
+        _drop(recheck(path))
         unfinished = sum(row.get("outcome") is None for row in rows.games().values())
         return journal, Outcome("sound", games=unfinished)
+    # kept before the close, which would copy the log into the damaged main file
+    kept = keep_aside(path)
     journal.close()
-    return _rebuild(path, problems, "damaged")
+    return _rebuild(path, problems, "damaged", kept)
+
+
+def _another_box(path: Path) -> list[str]:
+    """A journal that carries another box's identity than the mirror's: another box's log
+    beside ours is whole by its own sums, and SQLite applies it; the result passes every
+    other check. (A restore makes the mirror follow the restored journal: ``swap.py``.)"""
+    carried, ours = identity.in_file(path)[0], identity.read_mirror(path)
+    if carried and ours and carried != ours:
+        return [f"the journal carries another box's identity ({carried}; this box is {ours})"]
+    return []
+
+
+def _not_ours(path: Path) -> str:
+    """Why the file is no journal of ours, asked read-only; empty when it may be opened.
+
+    A journal opened for writing that turns out not to be ours is closed again, and
+    SQLite's last close copies the log into the file and deletes it: the log would
+    be gone before it was kept aside. A read-only look leaves both as they are.
+    """
+    try:
+        db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+        try:
+            application = db.execute("PRAGMA application_id").fetchone()[0]
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+        finally:
+            db.close()
+    except sqlite3.OperationalError:  # cannot look (locked, storage): the open will tell
+        return ""
+    except sqlite3.Error as error:
+        return f"{path}: not a Tableside journal ({error})"
+    if application != APPLICATION_ID:
+        return f"{path}: an SQLite file, but not a Tableside journal"
+    if not 1 <= version <= SCHEMA_VERSION:
+        return f"{path}: journal schema {version}; this one reads schema {SCHEMA_VERSION}"
+    return ""
+
+
+def _drop(marker: Path) -> None:
+    """Remove a marker that has done its work; one that is not a file is set aside."""
+    kind = regular.irregular(marker)
+    if kind is not None:
+        markers.refuse(marker, kind)
+    marker.unlink(missing_ok=True)
 
 
 def recheck(path: Path) -> Path:
     """The marker that damage was found after start-up: the next start checks everything."""
-    return _side(path, ".recheck")
-
-
-def read_rows(path: Path) -> Rows:
-    """Every row that can still be read from the journal at ``path`` (opened read-only)."""
-    return _read(path, _every_table)
-
-
-def read_live_rows(path: Path) -> Rows:
-    """The settings, the unfinished games and the actions table of the journal at ``path``:
-    what a start reads back, however long the history. Any error is a problem: the
-    rebuild that follows reads what it can of everything."""
-    return _read(path, _live_tables)
-
-
-def _read(path: Path, fill) -> Rows:
-    """The rows ``fill(db, rows)`` reads from the file opened read-only."""
-    rows = Rows(path)
-    try:
-        db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
-    except sqlite3.Error as error:
-        rows.problems.append(f"cannot read {path}: {error}")
-        return rows
-    try:
-        fill(db, rows)
-    finally:
-        db.close()
-    return rows
-
-
-def _every_table(db: sqlite3.Connection, rows: Rows) -> None:
-    try:
-        names = [
-            row[0] for row in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
-        ]
-    except sqlite3.Error as error:
-        rows.problems.append(f"cannot list the tables: {error}")
-        return
-    for name in names:
-        rows.tables[name] = _read_table(db, name, rows.problems)
-
-
-_LIVE_ROWS = {
-    GAMES: "SELECT * FROM games WHERE outcome IS NULL",
-    ACTIONS: "SELECT * FROM actions",
-    SETTINGS: "SELECT * FROM settings",
-    # only the unfinished games' catalogues: finished games may have used many others
-    CATALOGUES: """SELECT * FROM catalogues
-        WHERE hash IN (SELECT catalogue_hash FROM games WHERE outcome IS NULL)""",
-}
-
-
-def _live_tables(db: sqlite3.Connection, rows: Rows) -> None:
-    try:
-        for table, query in _LIVE_ROWS.items():
-            cursor = db.execute(query)
-            columns = [column[0] for column in cursor.description]
-            rows.tables[table] = [dict(zip(columns, values, strict=True)) for values in cursor]
-    except sqlite3.Error as error:
-        rows.problems.append(f"cannot read the rows of a start: {error}")
-
-
-def _read_table(db: sqlite3.Connection, name: str, problems: list[str]) -> list[dict]:
-    """The rows of one table that can be read: from its start up to a damaged page, then
-    from its end back to it, so a damaged page in the middle costs only the rows it held."""
-    keys = _primary_key(db, name)
-    found: dict[tuple, dict] = {}
-    for direction in ("ASC", "DESC"):
-        order = ", ".join(f'"{key}" {direction}' for key in keys) or f"rowid {direction}"
-        read = 0
-        try:
-            cursor = db.execute(f'SELECT * FROM "{name}" ORDER BY {order}')
-            columns = [column[0] for column in cursor.description]
-            for values in cursor:
-                row = dict(zip(columns, values, strict=True))
-                found.setdefault(tuple(row[key] for key in keys) or values, row)
-                read += 1
-            break  # read to the end
-        except sqlite3.Error as error:
-            problems.append(f"table {name}: read {direction} stopped after {read} rows: {error}")
-    return list(found.values())
-
-
-def _primary_key(db: sqlite3.Connection, name: str) -> list[str]:
-    """The table's primary-key columns in key order; empty when unreadable or a plain rowid."""
-    try:
-        columns = list(db.execute(f'PRAGMA table_info("{name}")'))
-    except sqlite3.Error:
-        return []
-    return [column[1] for column in sorted(columns, key=lambda column: column[5]) if column[5]]
-
-
-def content_problems(rows: Rows) -> list[str]:
-    """What SQLite cannot see: a value that is not JSON, an unfinished game that does not replay."""
-    problems = [
-        f"setting {key!r} is not JSON"
-        for key, row in rows.settings().items()
-        if _json(row.get("value")) is None
-    ]
-    for game_id in rows.games():
-        error = _replaying(rows, game_id)[2]
-        if error:
-            problems.append(f"game {game_id}: {error}")
-    return problems
-
-
-def _json(text) -> object | None:
-    try:
-        return json.loads(text) if isinstance(text, str) else None
-    except ValueError:
-        return None
-
-
-def _replaying(rows: Rows, game_id: int) -> tuple[int, int, str]:
-    """How many live actions of the game replay, of how many, and why the rest does not.
-
-    An ended game is only checked for a readable header and summary: it is
-    never replayed on the box again, and the export replays it when asked.
-    """
-    game = rows.games()[game_id]
-    live = [row["notation"] for row in rows.actions(game_id) if not row.get("undone")]
-    header = rows.header(game_id)
-    if header is None:
-        return 0, len(live), "its header or its catalogue is not readable"
-    if game.get("outcome") is not None:
-        if game.get("summary") is not None and _json(game["summary"]) is None:
-            return 0, len(live), "its summary is not readable"
-        if game.get("packed") is not None:  # sealed: its actions are in its row
-            try:
-                live = unpack_actions(game["packed"])
-            except (ValueError, zlib.error):
-                return 0, game.get("packed_count") or 0, "its packed actions are not readable"
-        return len(live), len(live), ""
-    try:
-        replay({**header, "actions": live})
-    except RecordError as error:
-        return (error.index or 1) - 1, len(live), str(error)
-    except Exception as error:  # damaged data can fail in any way the engine can
-        return 0, len(live), f"does not replay: {error}"
-    return len(live), len(live), ""
+    return side(path, ".recheck")
 
 
 # ------------------------------------------------------------ rebuilding
 
 
-def _rebuild(path: Path, problems: list[str], kind: str) -> tuple[Journal, Outcome]:
+def _rebuild(
+    path: Path, problems: list[str], kind: str, kept: list[Path] | None = None
+) -> tuple[Journal, Outcome]:
     """Keep the damaged files, build a fresh journal beside them, then put it in place.
 
     Every step leaves the box able to start again if the power goes: until
     the fresh journal is complete the originals are untouched (a new start
     redoes the work), and its installation is finished at the next start
-    when a marker says it was under way (:func:`_install`).
+    when a marker says it was under way (``markers.py``).
     """
-    kept = keep_aside(path)
-    sources = []
-    if kept:
-        scratch = Path(tempfile.mkdtemp(prefix=".salvage-", dir=path.parent))
-        try:
-            copy = scratch / path.name
-            for original in kept:
-                suffix = next((s for s in SIDE_FILES if original.name.endswith(s)), "")
-                shutil.copyfile(original, _side(copy, suffix))
-            _mend_magic(copy)
-            sources.append(read_rows(copy))
-        except (OSError, sqlite3.Error) as error:
-            problems.append(f"cannot copy the damaged files to read them: {error}")
-        finally:
-            shutil.rmtree(scratch, ignore_errors=True)
-    backup = _newest_good_backup(path)
-    if backup is not None:
-        sources.append(backup)
-    if rolling_backups.archive(path).exists():  # the sealed games, each copied once
-        archived = read_rows(rolling_backups.archive(path))
+    kept = keep_aside(path) if kept is None else kept
+    found = _damaged(path, kept, problems)
+    box = _box(path, found)
+    foreign = rolling_backups.set_aside_foreign(path, box)
+    backups = [read_rows(snapshot) for snapshot in rolling_backups.newest(path, box)]
+    archive = rolling_backups.archive(path)
+    if regular.irregular(archive) or (box and identity.in_file(archive)[0] not in (None, box)):
+        foreign.append(rolling_backups.set_aside(archive))
+    elif archive.exists():
+        archived = read_rows(archive)  # the sealed games, each copied once
         if archived.problems:
             LOG.warning("the backups' archive is damaged: %s", "; ".join(archived.problems))
-        sources.append(archived)
-    rebuilt = _side(path, ".rebuilt")
+        backups.append(archived)
+    rebuilt = side(path, markers.REBUILT)
     for suffix in ("", *SIDE_FILES):
-        _side(rebuilt, suffix).unlink(missing_ok=True)
+        side(rebuilt, suffix).unlink(missing_ok=True)
     Journal(rebuilt).close()
-    known = _write(rebuilt, sources)
-    _install(path, rebuilt)
-    recheck(path).unlink(missing_ok=True)  # the rebuilt file was checked row by row
+    db = sqlite3.connect(rebuilt, isolation_level=None)
+    try:
+        known = sources.write(db, found + backups)
+        if box is not None:  # the box's identity, whichever source held it
+            db.execute(_SET_BOX, (identity.KEY, f'"{box}"'))
+    finally:
+        db.close()
+    markers.install(path, rebuilt, markers.sha256(kept[0]) if kept and _main(kept[0]) else None)
+    markers.finish_install(path, box)
+    _drop(recheck(path))  # the rebuilt file was checked row by row
     journal = Journal(path)
-    games = len(read_rows(path).games())
     outcome = Outcome(
         kind,
-        games=games,
+        games=len(read_rows(path).games()),
         known=known,
         kept=tuple(kept),
-        backup=backup.source if backup else None,
+        backup=backups[0].source if backups else None,
         problems=tuple(problems),
+        foreign=tuple(foreign),
     )
     return journal, outcome
 
 
-def _install(path: Path, rebuilt: Path) -> None:
-    """Put the fresh journal in the damaged one's place; finished at the next start if cut.
+_SET_BOX = """INSERT INTO settings (key, value) VALUES (?, ?)
+    ON CONFLICT (key) DO UPDATE SET value = excluded.value"""
 
-    The old log must go before the new main file arrives (SQLite would apply
-    it to the new file), and the originals are already kept aside, so the
-    marker only has to say "finish this": remove the log, move the file in.
+
+def _main(kept: Path) -> bool:
+    return not kept.name.endswith(SIDE_FILES)
+
+
+def _damaged(path: Path, kept: list[Path], problems: list[str]) -> list[Rows]:
+    """What the kept files hold: read with their log applied, and the main file alone.
+
+    A log applied to a damaged main file may hide rows the file itself still has (or
+    the reverse), so both are sources; each read on a copy whose SQLite signature is
+    mended if that was what broke.
     """
-    marker = _side(path, ".installing")
-    write_atomically(marker, rebuilt.name.encode())
-    _finish_install(path)
+    main = [original for original in kept if _main(original)]
+    variants = [kept] + ([main] if main and len(kept) > 1 else [])
+    found = []
+    for files in variants:
+        scratch = Path(tempfile.mkdtemp(prefix=".salvage-", dir=path.parent))
+        try:
+            copy = scratch / path.name
+            for original in files:
+                suffix = next((s for s in SIDE_FILES if original.name.endswith(s)), "")
+                shutil.copyfile(original, side(copy, suffix))
+            if copy.exists():
+                _mend_magic(copy)
+            found.append(read_rows(copy))
+        except (OSError, sqlite3.Error) as error:
+            problems.append(f"cannot copy the damaged files to read them: {error}")
+        finally:
+            shutil.rmtree(scratch, ignore_errors=True)
+    return found
 
 
-def _finish_install(path: Path) -> None:
-    marker = _side(path, ".installing")
-    if not marker.exists():
-        return
-    rebuilt = path.with_name(marker.read_text().strip() or path.name + ".rebuilt")
-    if rebuilt.exists():
-        for suffix in SIDE_FILES:
-            _side(path, suffix).unlink(missing_ok=True)
-        os.replace(rebuilt, path)
-    marker.unlink()
+def _box(path: Path, found: list[Rows]) -> str | None:
+    """This box's identity: the mirror file's (a damaged journal may carry another box's
+    log), else the damaged journal's own, else the one the backups carry most often (a
+    state folder that lost both)."""
+    if (box := identity.read_mirror(path)) is not None:
+        return box
+    for rows in found:
+        box = identity.valid(json_value(rows.settings().get(identity.KEY, {}).get("value")))
+        if box is not None:
+            return box
+    return _carried(path)
+
+
+def _carried(path: Path) -> str | None:
+    """The identity the backups carry most often: that of a box whose state folder lost
+    both the journal's and the mirror's."""
+    held = [one.box for one in rolling_backups.held(path)]
+    if regular.irregular(rolling_backups.archive(path)) is None:
+        held.append(identity.in_file(rolling_backups.archive(path))[0])
+    counted = Counter(box for box in held if box is not None).most_common(1)
+    return counted[0][0] if counted else None
 
 
 def _mend_magic(copy: Path) -> None:
@@ -452,100 +408,6 @@ def _mend_magic(copy: Path) -> None:
         if file.read(16) not in (SQLITE_MAGIC, b""):
             file.seek(0)
             file.write(SQLITE_MAGIC)
-
-
-def keep_aside(path: Path) -> list[Path]:
-    """Copy the journal and its log to ``<name>.damaged-<time><suffix>``; return the copies.
-
-    Copies, each written under a temporary name and then renamed, so a power
-    cut never leaves half a copy under the kept name; the originals stay
-    until the fresh journal replaces them.
-    """
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    target = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
-    number = 1
-    while any(_side(target, suffix).exists() for suffix in ("", *SIDE_FILES)):
-        number += 1
-        target = path.with_name(f"{path.stem}.damaged-{stamp}-{number}{path.suffix}")
-    kept = []
-    for suffix in ("", "-wal"):  # the -shm index is rebuilt from the log: not worth keeping
-        if _side(path, suffix).exists():
-            write_atomically(_side(target, suffix), _side(path, suffix).read_bytes())
-            kept.append(_side(target, suffix))
-    return kept
-
-
-def _newest_good_backup(path: Path) -> Rows | None:
-    for candidate in rolling_backups.newest(path):
-        rows = read_rows(candidate)
-        if rows.problems or content_problems(rows) or not rows.tables:
-            LOG.warning("backup %s is not usable either: %s", candidate, rows.problems)
-            continue
-        return rows
-    return None
-
-
-def _write(path: Path, sources: list[Rows]) -> int:
-    """Fill the fresh journal at ``path`` with the best of ``sources``; return the games known."""
-    ranked = sorted(sources, key=_played, reverse=True)  # stable: the damaged file wins ties
-    known = set()
-    chosen: dict[int, tuple[Rows, int]] = {}
-    for source in ranked:
-        for game_id in source.games():
-            known.add(game_id)
-            live, _, _ = _replaying(source, game_id)
-            header = _json(source.games()[game_id].get("header"))
-            if isinstance(header, dict) and (game_id not in chosen or live > chosen[game_id][1]):
-                chosen[game_id] = (source, live)
-    db = sqlite3.connect(path, isolation_level=None)
-    try:
-        db.execute("BEGIN IMMEDIATE")
-        tables = [
-            row[0] for row in db.execute("SELECT name FROM sqlite_schema WHERE type = 'table'")
-        ]
-        for game_id, (source, live) in sorted(chosen.items()):
-            if _insert(db, GAMES, source.games()[game_id]):
-                kept = [row for row in source.actions(game_id) if not row.get("undone")][:live]
-                for row in kept:
-                    _insert(db, ACTIONS, row)
-        # a game from a journal of schema 1 has no "played"; the migration's value
-        if "played" in _columns(db, GAMES):
-            db.execute("UPDATE games SET played = coalesce(ended, started) WHERE played IS NULL")
-        for table in tables:
-            if table in (GAMES, ACTIONS):
-                continue
-            for source in ranked:
-                for row in source.tables.get(table, []):
-                    if table != SETTINGS or _json(row.get("value")) is not None:
-                        _insert(db, table, row)
-        db.execute("COMMIT")
-    finally:
-        db.close()
-    return len(known)
-
-
-def _played(rows: Rows) -> int:
-    return sum(_replaying(rows, game_id)[0] for game_id in rows.games())
-
-
-def _columns(db: sqlite3.Connection, table: str) -> list[str]:
-    return [info[1] for info in db.execute(f'PRAGMA table_info("{table}")')]
-
-
-def _insert(db: sqlite3.Connection, table: str, row: dict) -> bool:
-    """Insert one row, keeping only the columns the new schema has; False if refused."""
-    columns = _columns(db, table)
-    names = [name for name in columns if name in row]
-    marks = ", ".join("?" for _ in names)
-    quoted = ", ".join(f'"{name}"' for name in names)
-    try:
-        cursor = db.execute(
-            f'INSERT OR IGNORE INTO "{table}" ({quoted}) VALUES ({marks})',
-            [row[name] for name in names],
-        )
-    except sqlite3.Error:
-        return False
-    return cursor.rowcount == 1
 
 
 # ---------------------------------------------------------------- storage
@@ -561,7 +423,7 @@ def _unwritable(path: Path, error: StorageError) -> tuple[Journal, Outcome]:
         copy = Path(tempfile.mkdtemp(prefix="tableside-readonly-")) / path.name
         for suffix in ("", "-wal"):
             with contextlib.suppress(OSError):
-                shutil.copyfile(_side(path, suffix), _side(copy, suffix))
+                shutil.copyfile(side(path, suffix), side(copy, suffix))
         if not copy.exists():
             Journal(copy).close()
         journal = Journal(copy, read_only=True)
@@ -570,13 +432,9 @@ def _unwritable(path: Path, error: StorageError) -> tuple[Journal, Outcome]:
     return journal, Outcome("unwritable", games=games, problems=(str(error),), reason=error.reason)
 
 
-def _side(path: Path, suffix: str) -> Path:
-    return path.with_name(path.name + suffix)
-
-
 def _running(path: Path) -> Path:
     """The marker that the daemon has the journal open; a clean stop removes it."""
-    return _side(path, ".running")
+    return side(path, ".running")
 
 
 def _empty(path: Path) -> bool:

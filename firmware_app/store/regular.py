@@ -33,7 +33,7 @@ def irregular(path: Path) -> str | None:
     """What stands at ``path`` when it is not a regular file (None: a file, or nothing)."""
     try:
         mode = os.lstat(path).st_mode
-    except FileNotFoundError:
+    except (FileNotFoundError, NotADirectoryError):  # nothing there (or a file above it)
         return None
     return _kind(mode)
 

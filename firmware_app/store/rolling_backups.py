@@ -11,8 +11,17 @@ games and wear the card out. So a backup is two writes, both small whatever the 
   use. Each game is written there once, in one transaction;
 - a **snapshot** of what changes in play: the settings (with the enrolled tags), the
   unfinished games and their actions, written atomically as
-  ``backups/journal-YYYYMMDD-HHMMSS-mmm.sqlite`` (UTC, to the millisecond); the oldest
-  beyond ``KEEP`` are removed.
+  ``backups/journal-NNNNNNNN-YYYYMMDD-HHMMSS.sqlite``; the oldest beyond ``KEEP`` are
+  removed.
+
+Names and clocks are not trusted (a clock that ran ahead once, a file copied from
+another box): each snapshot and the archive carry the box's identity and the snapshot
+its sequence number, one more than the highest of this box's found (``identity.py``).
+Snapshots are ordered and rotated by that number, so a new one is kept however the
+clock jumped; the number in the name is only for the eye. A snapshot or an archive of
+another box is moved aside as ``foreign-<name>``, never used nor deleted; a snapshot
+of an earlier version (no identity) counts as this box's and the oldest. Anything in
+``backups/`` that is not a regular file is skipped.
 
 Both read the journal through their own read-only connection, so a backup is taken beside
 the main loop (a thread) while the daemon keeps writing.
@@ -25,13 +34,17 @@ stops play.
 """
 
 import logging
+import os
 import sqlite3
 import threading
 import time
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 
+from firmware_app.store import identity, regular
 from firmware_app.store.atomic import write_atomically
+from firmware_app.store.in_place import where
 from firmware_app.store.sealed import LAST_SEAL
 
 LOG = logging.getLogger("tableside.backups")
@@ -66,16 +79,65 @@ def archive(journal_path: Path) -> Path:
     return folder(journal_path) / ARCHIVE
 
 
-def newest(journal_path: Path) -> list[Path]:
-    """The snapshots of the journal at ``journal_path``, newest first."""
+@dataclass(frozen=True)
+class Held:
+    """A snapshot as its content says: whose, and its number (0: an earlier version's)."""
+
+    path: Path
+    box: str | None
+    seq: int
+
+
+def held(journal_path: Path) -> list[Held]:
+    """Every regular ``journal-*.sqlite`` in ``backups/``, with the box and number it carries."""
     where = folder(journal_path)
-    return sorted(where.glob("journal-*.sqlite"), reverse=True) if where.is_dir() else []
+    if regular.irregular(where) != "a folder":  # none, or not one to follow
+        return []
+    found = []
+    for path in sorted(where.glob("journal-*.sqlite")):
+        if regular.irregular(path) is None:
+            found.append(Held(path, *identity.in_file(path)))
+    return found
 
 
-def _name(millis: int) -> str:
-    """Names that sort as they were taken: UTC time to the millisecond."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(millis // 1000))
-    return f"journal-{stamp}-{millis % 1000:03d}.sqlite"
+def newest(journal_path: Path, box: str | None = None) -> list[Path]:
+    """This box's snapshots (and an earlier version's), newest first by their own number.
+
+    ``box`` defaults to the identity in the state folder's mirror file.
+    """
+    box = box or identity.read_mirror(journal_path)
+    ours = sorted(
+        (one for one in held(journal_path) if one.box in (None, box)),
+        key=lambda one: (one.seq, one.path.name),
+        reverse=True,
+    )
+    return [one.path for one in ours]
+
+
+def set_aside_foreign(journal_path: Path, box: str | None) -> list[Path]:
+    """Move each snapshot of another box, and anything not a regular file, to
+    ``foreign-<name>``; return the new names."""
+    where = folder(journal_path)
+    odd = [path for path in where.glob("journal-*.sqlite") if regular.irregular(path)]
+    if box is not None:
+        odd += [one.path for one in held(journal_path) if one.box not in (None, box)]
+    return [set_aside(path) for path in odd]
+
+
+def set_aside(path: Path) -> Path:
+    """Rename ``path`` to ``foreign-<name>`` beside it (a free name), logged."""
+    target, number = path.with_name(f"foreign-{path.name}"), 1
+    while os.path.lexists(target):
+        number += 1
+        target = path.with_name(f"foreign-{number}-{path.name}")
+    os.rename(path, target)
+    LOG.warning("%s is not this box's: set aside as %s", path, target.name)
+    return target
+
+
+def _name(seq: int, now: float) -> str:
+    """The number first, then the time for the eye (UTC, whatever the clock says)."""
+    return f"journal-{seq:08d}-{time.strftime('%Y%m%d-%H%M%S', time.gmtime(now))}.sqlite"
 
 
 def _attach(db: sqlite3.Connection, journal_path: Path, tables: tuple[str, ...]) -> None:
@@ -91,13 +153,23 @@ def _attach(db: sqlite3.Connection, journal_path: Path, tables: tuple[str, ...])
         db.execute(f"PRAGMA {pragma} = {int(value)}")
 
 
-def add_to_archive(journal_path: Path) -> int:
-    """Copy the games sealed since the archive's last one into it; return how many."""
+def add_to_archive(journal_path: Path, box: str | None = None) -> int:
+    """Copy the games sealed since the archive's last one into it; return how many.
+
+    An archive of another box is set aside first and a new one begun; one of an
+    earlier version is given this box's identity.
+    """
     target = archive(journal_path)
+    if regular.irregular(target) or (box and identity.in_file(target)[0] not in (None, box)):
+        set_aside(target)
     with closing(sqlite3.connect(target.absolute().as_uri(), uri=True)) as db:
         db.execute("PRAGMA synchronous = FULL")
         _attach(db, journal_path, ("games", "catalogues"))
         with db:
+            db.execute(identity.CREATE)
+            if box is not None:
+                db.execute(f"DELETE FROM {identity.TABLE}")
+                db.execute(f"INSERT INTO {identity.TABLE} VALUES (?, 0)", (box,))
             done = db.execute(_ARCHIVED).fetchone()[0]
             added = db.execute(_TO_ARCHIVE, (done,)).rowcount
             db.execute(_CATALOGUES, (done,))
@@ -105,13 +177,35 @@ def add_to_archive(journal_path: Path) -> int:
     return added
 
 
-def snapshot(journal_path: Path) -> bytes:
-    """The journal without its sealed games, as a file's bytes: what changes in play."""
+def settle_archive(journal_path: Path) -> None:
+    """Roll back an archive write that was cut short, before anything reads the archive.
+
+    The archive is written in SQLite's rollback mode; a kill in the middle of a write
+    leaves its hot journal (``archive.sqlite-journal``) beside it, and a read-only reader
+    cannot roll that back ("attempt to write a readonly database"), so the recovery
+    would miss every sealed game. Any writable open rolls it back: the start does it once.
+    """
+    target = archive(journal_path)
+    hot = target.with_name(target.name + "-journal")
+    if regular.irregular(target) or regular.irregular(hot) or not hot.exists():
+        return
+    try:
+        with closing(sqlite3.connect(target)) as db:
+            db.execute("SELECT count(*) FROM sqlite_schema").fetchone()
+    except sqlite3.Error as error:  # a damaged archive: the recovery reads what it can
+        LOG.warning("cannot roll back the archive's cut write: %s", error)
+
+
+def snapshot(journal_path: Path, box: str | None = None, seq: int = 0) -> bytes:
+    """The journal without its sealed games, as a file's bytes: what changes in play,
+    marked with the box and the snapshot's number."""
     with closing(sqlite3.connect("file::memory:", uri=True)) as db:
         _attach(db, journal_path, ("games", "actions", "settings", "catalogues"))
         with db:
             for statement in _SNAPSHOT:
                 db.execute(statement)
+            db.execute(identity.CREATE)
+            db.execute(f"INSERT INTO {identity.TABLE} VALUES (?, ?)", (box, seq))
         db.execute("DETACH j")
         return db.serialize()
 
@@ -129,6 +223,7 @@ class Backups:
         self.journal, self.clock, self.keep, self.every = journal, clock, keep, every
         self.beside = beside
         self._db: sqlite3.Connection | None = None
+        self._file = None  # the journal file the reader opened: (device, inode)
         self._looked = self._taken = None
         self._version = self._sealed = None
         self._failing = False
@@ -156,7 +251,7 @@ class Backups:
             self._close_reader()
             self._warn(f"cannot look at the journal: {error}")
             return
-        first = not newest(self.journal.path) and games
+        first = games and not any(folder(self.journal.path).glob("journal-*.sqlite"))
         game_over = self._sealed is not None and sealed > self._sealed
         due = self._taken is None or now - self._taken >= self.every
         if not (first or game_over or (due and self._version is not None)):
@@ -183,23 +278,34 @@ class Backups:
 
     def take(self) -> Path | None:
         """One backup now; the snapshot's path, or None if it could not be written (logged)."""
-        target = folder(self.journal.path)
-        millis = int(self.clock() * 1000)
-        while (path := target / _name(millis)).exists():
-            millis += 1
+        journal_path = self.journal.path
+        box = identity.in_file(journal_path)[0]
+        path = None
         try:
-            target.mkdir(exist_ok=True)
-            add_to_archive(self.journal.path)
-            write_atomically(path, snapshot(self.journal.path))
+            folder(journal_path).mkdir(exist_ok=True)
+            set_aside_foreign(journal_path, box)
+            seq = max((one.seq for one in held(journal_path) if one.box in (None, box)), default=0)
+            path = self._free(seq + 1)
+            add_to_archive(journal_path, box)
+            write_atomically(path, snapshot(journal_path, box, seq + 1))
         except (OSError, sqlite3.Error) as error:
-            self._warn(f"cannot write the backup {path}: {error}")
+            self._warn(f"cannot write the backup {path or folder(journal_path)}: {error}")
             return None
         if self._failing:
             LOG.info("backups work again")
         self._failing = False
-        for old in newest(self.journal.path)[self.keep :]:
+        for old in newest(journal_path, box)[self.keep :]:
             old.unlink(missing_ok=True)
         LOG.info("backup %s", path)
+        return path
+
+    def _free(self, seq: int) -> Path:
+        """A name no file has: the number and the time, and a count if both were taken."""
+        path = base = folder(self.journal.path) / _name(seq, self.clock())
+        number = 1
+        while os.path.lexists(path):
+            number += 1
+            path = base.with_name(f"{base.stem}-{number}.sqlite")
         return path
 
     def close(self) -> None:
@@ -210,9 +316,15 @@ class Backups:
         self._close_reader()
 
     def _reader(self) -> sqlite3.Connection:
+        """The look's own read-only connection, opened again when the journal's file is
+        another one (written again after a deletion, or restored): the old connection
+        would keep reading the old file, whose ``data_version`` never changes again."""
+        path = Path(self.journal.path)
+        if self._db is not None and self._file != where(path)[0]:
+            self._close_reader()
         if self._db is None:
-            uri = f"{Path(self.journal.path).absolute().as_uri()}?mode=ro"
-            self._db = sqlite3.connect(uri, uri=True)
+            self._file = where(path)[0]
+            self._db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
         return self._db
 
     def _close_reader(self) -> None:

@@ -19,16 +19,23 @@ a different person each time.
 """
 
 import json
+import logging
+import os
 import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import NamedTuple
 
 from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault
+from firmware_app.store.regular import irregular
+from firmware_app.store.state_check import set_aside
 
-CACHE_VERSION = 2
+LOG = logging.getLogger("tableside.stats")
+
+CACHE_VERSION = 3
 CACHE = "stats.sqlite"  # the cache's name, beside the journal
 
 
@@ -75,8 +82,32 @@ _SCHEMA = (
     """CREATE TABLE pieces (
         name TEXT NOT NULL, game TEXT NOT NULL, variant TEXT NOT NULL, piece TEXT NOT NULL,
         times INTEGER NOT NULL, PRIMARY KEY (name, game, variant, piece)) WITHOUT ROWID""",
+    # The finished games whose header or summary cannot be counted (``result_problem``):
+    # seen, so that each is skipped (and kept aside) once.
+    "CREATE TABLE skipped (id INTEGER PRIMARY KEY)",
     f"PRAGMA user_version = {CACHE_VERSION}",
 )
+_ADD_SKIPPED = "INSERT OR IGNORE INTO skipped VALUES (?)"
+_REACHED = """SELECT max(coalesce((SELECT max(id) FROM games), 0),
+    coalesce((SELECT max(id) FROM skipped), 0))"""
+# The journal's next finished game, when its row cannot be read as a result.
+_FILES = ("", "-wal", "-shm", "-journal")  # the cache and SQLite's files beside it
+# A cache is checked whole (``PRAGMA quick_check``) when it is opened, unless this process
+# closed it last and it has not changed since (its signature, below, is what it was then):
+# 10,000 games take 12 ms on a desktop, some 0.3 s on a Zero 2 W, too much for every screen
+# of statistics. Damage found later by a slice also rebuilds the cache.
+_CHECKED: dict[str, tuple[int, int, int] | None] = {}
+
+
+def _signature(path: Path) -> tuple[int, int, int] | None:
+    """The file's identity, size and time of change (None: not there)."""
+    try:
+        status = os.stat(path)
+    except OSError:
+        return None
+    return status.st_ino, status.st_size, status.st_mtime_ns
+
+
 _ADD_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
 _ADD_PLAY = "INSERT INTO plays VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _ADD_KIND = """INSERT INTO kinds VALUES (?1, ?2, 1, ?3, ?4, ?5, ?6, ?7, ?8)
@@ -147,6 +178,42 @@ def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
     )
 
 
+class _Unreadable(NamedTuple):
+    """A finished game whose row the journal cannot read as a result."""
+
+    id: int
+    problem: str
+
+
+def result_problem(game) -> str | None:
+    """What keeps a finished game (``listings.GameResult``) from being counted: a header or
+    summary of the wrong shape (valid JSON, but a list, or missing keys); None when sound."""
+    if not (isinstance(game.game, str) and isinstance(game.variant, str)):
+        return "its header names no game and variant"
+    if not all(type(value) in (int, float) for value in (game.started, game.ended)):
+        return "its dates are not numbers"
+    if not isinstance(game.summary, dict):
+        return "its summary is not a table"
+    names = game.names
+    if names is not None and not (
+        isinstance(names, list) and all(n is None or isinstance(n, str) for n in names)
+    ):
+        return "its names are not a list of names"
+    try:
+        plays = plays_of(names, game.players, game.summary)
+        json.dumps([play.breakdown for play in plays])
+    except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
+        return f"its summary cannot be counted: {error!r}"
+    winners = game.summary.get("winners", [])
+    if not isinstance(winners, list) or not all(type(seat) is int for seat in winners):
+        return "its winners are not seats"
+    if not all(isinstance(play.piece, str | None) for play in plays):
+        return "its pieces are not names"
+    if not all(-(2**62) < play.score < 2**62 for play in plays):
+        return "its scores are out of bounds"
+    return None
+
+
 class Stats:
     """The statistics cache of one journal; ``index_slice`` or ``refresh`` brings it up to date.
 
@@ -154,29 +221,54 @@ class Stats:
     rebuilt, once in an object's life (damage found again is the storage failing).
     """
 
-    def __init__(self, journal, path: Path) -> None:
+    def __init__(
+        self, journal, path: Path, aside: Callable[[int, str], None] | None = None
+    ) -> None:
+        """``aside(game_id, problem)`` keeps aside a finished game whose header or summary
+        cannot be counted (``result_problem``); without it such a game is only skipped."""
         self.journal, self.path = journal, Path(path)
+        self.aside = aside
+        self.skipped: list[tuple[int, str]] = []  # games not counted, and why
         self._repaired = False
         self._journal_end: int | None = None
         self._db = self._open()
 
     def _open(self) -> sqlite3.Connection:
+        if any(irregular(Path(f"{self.path}{suffix}")) for suffix in _FILES):
+            return self._rebuilt(damaged=True)  # never opened: a pipe would hang SQLite
+        db = None
         try:
             db = _connect(self.path)
             if db.execute("PRAGMA user_version").fetchone()[0] != CACHE_VERSION:
-                raise sqlite3.DatabaseError("not a statistics cache of this version")
+                db.close()  # an older cache (or a new file): made again, nothing kept
+                return self._rebuilt()
+            unchanged = _CHECKED.get(str(self.path)) == _signature(self.path)
+            if not unchanged and db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
+                raise sqlite3.DatabaseError("the statistics cache fails its check")
             return db
-        except sqlite3.DatabaseError:
-            if "db" in locals():
+        except sqlite3.DatabaseError as error:
+            if db is not None:
                 db.close()
-            return self._rebuilt()
+            storage = storage_fault(error)
+            if storage and storage != "io":  # a full or read-only card is no damage
+                raise self._refused("cannot open", error) from error
+            return self._rebuilt(damaged=True)
 
-    def _rebuilt(self) -> sqlite3.Connection:
-        """A new, empty cache in place of whatever was there (it is only derived data)."""
+    def _rebuilt(self, damaged: bool = False) -> sqlite3.Connection:
+        """A new, empty cache in place of whatever was there (it is only derived data).
+
+        A ``damaged`` cache, and anything not a regular file standing in its place, is
+        renamed aside (``stats.sqlite.damaged-TIME``) rather than deleted: it shows what
+        happened, and a folder or link is moved, never followed."""
         db = None
         try:
-            for suffix in ("", "-wal", "-shm", "-journal"):
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            for suffix in _FILES:
+                path = Path(f"{self.path}{suffix}")
+                if (damaged and suffix == "") or irregular(path):
+                    if os.path.lexists(path) and set_aside(path) is None:
+                        raise OSError(f"{path} cannot be moved aside")
+                else:
+                    path.unlink(missing_ok=True)
             db = _connect(self.path)
             db.execute("PRAGMA journal_mode = WAL")
             db.execute("BEGIN")
@@ -195,6 +287,7 @@ class Stats:
 
     def close(self) -> None:
         self._db.close()
+        _CHECKED[str(self.path)] = _signature(self.path)  # as this process left it
 
     def __enter__(self) -> "Stats":
         return self
@@ -237,7 +330,7 @@ class Stats:
         cache that cannot be read has reached nothing (the next slice rebuilds it).
         """
         try:
-            reached = self._last()[0]
+            reached = self._reached()
         except sqlite3.Error:
             reached = 0
         if self._journal_end is None:
@@ -254,21 +347,29 @@ class Stats:
     def _slice(self, limit: int, seconds: float | None, clock) -> tuple[int, bool]:
         """One committed slice: (games added, whether more may remain)."""
         started, added, more = clock(), 0, True
+        found: list[tuple[int, str]] = []
         try:
             self._check_journal()
             self._db.execute("BEGIN IMMEDIATE")  # the write lock now, not half-way
-            after = self._last()[0]  # read under the lock: another process may have indexed
+            after = self._reached()  # read under the lock: another process may have indexed
             while more and added < limit:
                 asked = limit - added if seconds is None else min(CHUNK, limit - added)
-                with self._reading_journal():
-                    games = self.journal.results(after=after, limit=asked)
+                games = self._results(after, asked)
                 for game in games:
-                    self._add(game, plays_of(game.names, game.players, game.summary))
+                    problem = (
+                        game.problem if isinstance(game, _Unreadable) else result_problem(game)
+                    )
+                    if problem is None:
+                        self._add(game, plays_of(game.names, game.players, game.summary))
+                    else:  # counted as done, so it is skipped once, not at every opening
+                        self._db.execute(_ADD_SKIPPED, (game.id,))
+                        found.append((game.id, problem))
                 added, more = added + len(games), len(games) == asked
                 after = games[-1].id if games else after
                 if seconds is not None and clock() - started >= seconds:
                     break
             self._db.execute("COMMIT")
+            self._set_aside(found)
             return added, more
         except sqlite3.Error as error:
             self._roll_back()
@@ -278,10 +379,45 @@ class Stats:
             self._roll_back()
             raise
 
+    def _results(self, after: int, limit: int) -> list:
+        """The next finished games; one whose row the journal cannot even parse (a header's
+        names that are not JSON, no summary) comes back as a result with no game, so that
+        ``result_problem`` names it and the others are counted."""
+        with self._reading_journal():
+            try:
+                return self.journal.results(after=after, limit=limit)
+            except (ValueError, TypeError, AttributeError):
+                pass
+            games: list = []
+            for _ in range(limit):
+                try:
+                    game = self.journal.results(after=after, limit=1)
+                except (ValueError, TypeError, AttributeError) as error:
+                    found = self.journal.next_finished_id(after)
+                    problem = f"its row cannot be read: {error}"
+                    game = [] if found is None else [_Unreadable(found, problem)]
+                if not game:
+                    break
+                games += game
+                after = game[0].id
+            return games
+
+    def _set_aside(self, found: list[tuple[int, str]]) -> None:
+        """The games the slice skipped, logged and (with ``aside``) kept aside."""
+        for game_id, problem in found:
+            LOG.warning("finished game %d is not counted: %s", game_id, problem)
+            self.skipped.append((game_id, problem))
+            if self.aside is not None:
+                self.aside(game_id, problem)
+
     def _last(self) -> tuple[int, float | None]:
-        """The newest game in the cache: its id and start time ((0, None) for none)."""
+        """The newest game counted in the cache: its id and start time ((0, None) for none)."""
         row = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
         return (row[0], row[1]) if row else (0, None)
+
+    def _reached(self) -> int:
+        """The newest game the cache has seen: counted, or skipped as unreadable."""
+        return self._db.execute(_REACHED).fetchone()[0]
 
     def _check_journal(self) -> None:
         """The newest cached game must still be in the journal with the same start time;
@@ -315,7 +451,7 @@ class Stats:
             raise self._refused("cannot write", error) from error
         self._repaired = True
         self._db.close()
-        self._db = self._rebuilt()
+        self._db = self._rebuilt(damaged=True)
 
     def _add(self, game, plays: tuple[Play, ...]) -> None:
         """One finished game into the detail tables and the running totals."""

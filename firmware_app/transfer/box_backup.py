@@ -11,8 +11,14 @@ finished one is the one restored.
 A restore checks the backup first (the manifest, each file's checksum, SQLite's integrity
 check, a journal this version can read) and changes nothing if any of that fails. Then it
 keeps the state it replaces in ``replaced-by-restore-TIME/`` beside the journal, never
-deleting it, and copies the backup into the live journal with the backup API, so a reader
-holding the journal open sees the whole new state at once.
+deleting it, and swaps the journal and the owner's catalogue as one step: a power cut or
+a kill at any moment leaves the old state or the new one, each whole, never the restored
+journal beside the old catalogue (``store/swap.py``: staged files, a marker, renames, and
+at the next start the swap finished or undone).
+
+The daemon's own journal (a restore from a USB stick) is closed for the swap and opened
+again on the new file, so the table goes on with the restored state; a reader opening
+the journal sees either file whole, since a rename is one step.
 """
 
 import hashlib
@@ -27,11 +33,11 @@ from pathlib import Path
 from firmware_app.store.atomic import sync_folder, write_atomically
 from firmware_app.store.faults import JournalError
 from firmware_app.store.journal import Journal
+from firmware_app.store.swap import ASIDE, replace_as_one
 
 FORMAT = "tableside-backup"
 VERSION = 1
 MANIFEST, JOURNAL, CATALOGUE = "manifest.json", "journal.sqlite", "catalogue.toml"
-ASIDE = "replaced-by-restore-"
 
 
 class BackupError(Exception):
@@ -160,29 +166,28 @@ def _journal_problems(data: bytes, scratch: Path) -> tuple[list[str], int]:
         Path(name).unlink(missing_ok=True)
 
 
-def restore(backup: Backup, journal_path: Path, catalogue: Path | None, now: float) -> Path:
-    """Replace the box's state by ``backup``; return the folder the replaced state is kept in."""
+def restore(
+    backup: Backup, journal_path: Path, catalogue: Path | None, now: float, live=None
+) -> Path:
+    """Replace the box's state by ``backup``; return the folder the replaced state is kept in.
+
+    ``live`` is the daemon's open journal at ``journal_path``: closed for the swap, then
+    opened again on the restored file (the caller reloads what it read from it).
+    """
     journal_path = Path(journal_path)
     if catalogue is not None and not os.access(Path(catalogue).parent, os.W_OK):
         raise BackupError(f"{catalogue}: its folder is not writable; nothing was changed")
     aside = _new_folder(journal_path.parent, now, ASIDE)
-    write_atomically(aside / JOURNAL, snapshot(journal_path))
-    if catalogue is not None and Path(catalogue).is_file():
-        write_atomically(aside / CATALOGUE, Path(catalogue).read_bytes())
-    source = sqlite3.connect(":memory:")
-    target = sqlite3.connect(journal_path, timeout=10)
-    try:
-        source.deserialize(backup.journal)
-        source.backup(target)
-        target.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
-    finally:
-        target.close()
-        source.close()
+    new = [(journal_path, backup.journal, aside / JOURNAL)]
     if catalogue is not None:
-        if backup.catalogue is not None:
-            write_atomically(Path(catalogue), backup.catalogue)
-        else:  # the backup had none; the owner's file is kept aside above
-            Path(catalogue).unlink(missing_ok=True)
+        new.append((Path(catalogue), backup.catalogue, aside / CATALOGUE))
+
+    def keep() -> None:
+        write_atomically(aside / JOURNAL, snapshot(journal_path))
+        if catalogue is not None and Path(catalogue).is_file():
+            write_atomically(aside / CATALOGUE, Path(catalogue).read_bytes())
+
+    replace_as_one(journal_path, aside, new, keep, live)
     restored = [] if catalogue is None else [Path(catalogue)]
     _owned_as(journal_path, [aside, *aside.iterdir(), *restored])
     return aside

@@ -78,6 +78,15 @@ class Canvas:
         return "\n".join(self.lines)
 
 
+def message_frame(text: str, title: str = "Tableside") -> Canvas:
+    """A frame with the title bar and ``text``, drawn without any screen: what the panel
+    keeps after a stop, or when not even the home menu can be drawn."""
+    canvas = Canvas()
+    canvas.title(title)
+    canvas.paragraph(text)
+    return canvas
+
+
 def body_rows() -> int:
     """Rows of text under the title bar with the panel's usual font."""
     return (HEIGHT - small().line_height - 1) // small().line_height

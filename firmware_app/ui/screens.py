@@ -28,6 +28,8 @@ class Screen:
     # A screen with slow work (a virtual player thinking) is put on the panel first; the
     # loop then calls ``work``, which replaces the screen with what the work found.
     slow = False
+    # What the panel names when this screen fails: a key of firmware_app/guard.py's PARTS.
+    part = "screen"
 
     def __init__(self, app) -> None:
         self.app = app

@@ -38,7 +38,11 @@ class Wizard:
     def _ask(self, title: str, options: list[tuple[str, object]], key: str, then) -> Menu:
         def choose(value):
             self.choices[key] = value
-            self.app.push(then())
+            depth = len(self.app.stack)
+            screen = then()
+            # a notice raised while the next question was built (an owner's file kept
+            # aside) stays above it, to be read first
+            self.app.stack[depth:] = [screen, *self.app.stack[depth:]]
 
         items = [Item(label, lambda v=value: choose(v)) for label, value in options]
         return Menu(self.app, title, items)

@@ -107,6 +107,7 @@ class Thinking(Notice):
     result in its place. Presses meanwhile change nothing."""
 
     slow = True
+    part = "virtual"
 
     def __init__(self, app, title: str, result) -> None:
         super().__init__(app, title, [app.t("Thinking…")])
@@ -142,6 +143,8 @@ def think(app, level: str) -> Choice:
 
 class VirtualStep(Notice):
     """What the virtual player does now; OK plays it, BACK opens the turn's menu."""
+
+    part = "virtual"
 
     def __init__(self, app, level: str, action: Action, menu) -> None:
         super().__init__(app, virtual_title(app, level), [describe(app, action)])

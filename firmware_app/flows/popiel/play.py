@@ -14,7 +14,7 @@ from firmware_app.flows.shared.end import end_game, finish
 from firmware_app.flows.shared.score_chart import score_chart_screen
 from firmware_app.flows.shared.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.session import Session
-from firmware_app.store import catalogue_files
+from firmware_app.store import catalogue_files, state_check
 from firmware_app.ui.screens import Item, Menu, NumberEntry
 from firmware_app.words.i18n import data_label
 from firmware_app.words.score_sheet import REWARD_NAMES
@@ -78,8 +78,15 @@ class PopielWizard:
         return self._ask(t("Board side"), options, "side", self.windows)
 
     def windows(self) -> None:
+        depth = len(self.app.stack)
         demo = self.choices["demo"]  # the demo box is made up whole: the owner's stays out
-        owner = None if demo else catalogue_files.popiel_owner_file(self.app.owner_catalogue)
+        owner = None if demo else state_check.popiel_owner(self.app)  # a bad one kept aside
+        told = self.app.stack[depth:]  # its notice: read before the next question
+        del self.app.stack[depth:]
+        self._windows(demo, owner)
+        self.app.stack += told
+
+    def _windows(self, demo: bool, owner) -> None:
         box = catalogue_files.load_popiel(demo, owner)
         self.box_data = box
         if box.windows[self.choices["side"]]:

@@ -7,7 +7,7 @@ the table says so, and a game being played keeps the values it started with,
 since its record holds its own catalogue.
 """
 
-from firmware_app.store import catalogue_files
+from firmware_app.store import catalogue_files, state_check
 from firmware_app.ui.screens import Item, Menu
 from firmware_app.words.table_text import cost_words
 from rules.colours import DIFFERENT, TYPES
@@ -16,7 +16,7 @@ from rules.colours import DIFFERENT, TYPES
 def enrol_tag(app, uid: str) -> None:
     """An unknown tag: ask which card it is stuck on, and remember."""
     t = app.t
-    catalogue = catalogue_files.load_for_play([app.owner_catalogue] if _has_owner(app) else [])
+    catalogue = catalogue_files.load_for_play(state_check.owner_files(app))
     known = set(app.tags().values())
     cards = [(f.name, f.id) for f in catalogue.figurants if f.id not in known]
     cards += [(m.name, m.id) for m in catalogue.missions if m.id not in known]
@@ -39,10 +39,6 @@ def enrol_tag(app, uid: str) -> None:
 
 class TagMenu(Menu):
     """The cards a new tag may name; only one such menu is open at a time."""
-
-
-def _has_owner(app) -> bool:
-    return app.owner_catalogue is not None and app.owner_catalogue.exists()
 
 
 FIELD_LABELS = {
@@ -71,7 +67,7 @@ def teach_menu(app) -> Menu:
     t = app.t
     if app.owner_catalogue is None:
         return Menu(app, t("Our cards"), [Item(t("No owner's file"), app.pop)])
-    box = catalogue_files.load_for_play([app.owner_catalogue] if _has_owner(app) else [])
+    box = catalogue_files.load_for_play(state_check.owner_files(app))
     cards = [("penguin", c) for c in box.penguins]
     cards += [("figurant", c) for c in box.figurants] + [("mission", c) for c in box.missions]
     items = [

@@ -40,13 +40,15 @@ class StatsMenu(Menu):
     a slice a tick; BACK leaves, keeping the slices done. Then it is the menu.
     """
 
+    part = "statistics"
+
     def __init__(self, app) -> None:
         self.filter = 0
         super().__init__(app, app.t("Statistics"), [])
         self.items = self._items()
         counting = Counting(app)
         counting.step()
-        self.counting = None if counting.done and not counting.fault else counting
+        self.counting = None if counting.done and not counting.notes() else counting
         self.opening = True  # that slice ran in this tick of the loop: the next one, next tick
 
     @property
@@ -62,8 +64,8 @@ class StatsMenu(Menu):
             counting.step()
         if counting.done:
             self.counting = None
-            if counting.fault:
-                self.app.notice(self.t("Statistics"), [counting.fault_words()])
+            if counting.notes():
+                self.app.notice(self.t("Statistics"), counting.notes())
 
     def draw(self, canvas) -> None:
         if self.counting is None:

@@ -12,6 +12,7 @@ menu then shows the games counted so far. The cache itself rebuilds when it is d
 """
 
 import logging
+import sqlite3
 
 from firmware_app.store.faults import JournalError
 from firmware_app.store.statistics import Stats, cache_of
@@ -33,8 +34,9 @@ class Counting:
         self.stats: Stats | None = None
         self.more, self.fault = True, None
         self.reached, self.total = 0, None
+        self.kept = 0  # finished games not counted (their header or summary unreadable)
         try:
-            self.stats = Stats(app.journal, cache_of(app.journal.path))
+            self.stats = Stats(app.journal, cache_of(app.journal.path), self._keep_aside)
         except JournalError as error:
             self._stop(error)
 
@@ -54,6 +56,35 @@ class Counting:
         self.reached, self.total = self.stats.progress()
         if not self.more:
             self.close()
+
+    def _keep_aside(self, game_id: int, problem: str) -> None:
+        """A finished game the statistics cannot count: kept aside as the check after start-up
+        keeps a damaged one (its row in ``journal.damaged-game-NNNNN-TIME.json``, then out of
+        the journal, so no list or export trips over it)."""
+        from firmware_app.store.housekeeping import keep_game_aside  # rarely needed: not at start
+
+        self.kept += 1
+        journal = self.app.journal
+        if journal.read_only:
+            return
+        try:
+            keep_game_aside(journal, game_id, self.app.clock, from_archive=False)
+        except (JournalError, sqlite3.Error, OSError) as error:
+            LOG.warning("finished game %d not kept aside: %s", game_id, error)
+
+    def notes(self) -> list[str]:
+        """What the panel says once counting ends: the storage refusing, games kept aside."""
+        t = self.app.t
+        lines = [self.fault_words()] if self.fault else []
+        if self.kept:
+            lines.append(
+                t.plural(
+                    "{n} finished game was damaged: it is kept aside, the others are safe.",
+                    "{n} finished games were damaged: they are kept aside, the others are safe.",
+                    self.kept,
+                )
+            )
+        return lines
 
     def _stop(self, error: JournalError) -> None:
         LOG.warning("statistics not brought up to date: %s", error)

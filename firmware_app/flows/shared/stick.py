@@ -155,7 +155,9 @@ class StickWatch:
 
         app, t = self.app, self.app.t
         try:
-            aside = restore(backup, app.journal.path, app.owner_catalogue, app.clock())
+            aside = restore(
+                backup, app.journal.path, app.owner_catalogue, app.clock(), live=app.journal
+            )
         except (BackupError, OSError, sqlite3.Error) as error:
             LOG.error("restore from %s failed: %s", backup.folder, error)
             self._menu()

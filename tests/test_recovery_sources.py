@@ -1,0 +1,313 @@
+"""Recovery per action, from every source; the box's identity; markers; regular files only.
+
+The state folder of ``played_helpers.py`` (a finished game, then a second game of
+which 30 actions are in a backup and 60 acknowledged) is damaged in the ways that lost
+actions when each game came from one source only, or when names were trusted over
+content; each case asserts that every acknowledged action some file still held is back.
+"""
+
+import os
+import random
+import shutil
+import signal
+import sqlite3
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from fault_kinds import _stopped
+from played_helpers import (
+    _copy,
+    _games,
+    _start,
+    played_fixture,  # noqa: F401  (a fixture)
+)
+
+from firmware_app.store import identity, markers, rolling_backups
+from firmware_app.store.journal import Journal
+from firmware_app.store.recovery import open_journal
+from firmware_app.store.rolling_backups import Backups, newest
+
+JOURNAL = "journal.sqlite"
+
+
+def _second(journal: Journal) -> list[str]:
+    return _games(journal).get("unfinished", [])
+
+
+def _lost(journal: Journal, acked: dict) -> int:
+    second = _second(journal)
+    assert second == acked["second"][: len(second)], "an action that was never played"
+    return len(acked["second"]) - len(second)
+
+
+def _recovered(folder: Path, acked: dict) -> None:
+    """The box started on the damaged folder: the journal rebuilt, no action lost."""
+    journal, outcome, _ = _start(folder)
+    try:
+        assert outcome.kind == "damaged", outcome
+        assert _lost(journal, acked) == 0, f"{len(_second(journal))} of 60 recovered"
+    finally:
+        journal.close()
+
+
+def _replace_page(path: Path, names: str, other: Path) -> None:
+    """The first page of ``names`` replaced by a page of another database."""
+    db = sqlite3.connect(path)
+    (page,) = db.execute(f"SELECT min(pageno) FROM dbstat WHERE name IN ({names})").fetchone()
+    db.close()
+    data = bytearray(path.read_bytes())
+    data[(page - 1) * 4096 : page * 4096] = other.read_bytes()[4096:8192]
+    path.write_bytes(bytes(data))
+
+
+def test_a_page_replaced_by_another_databases_page_loses_no_action(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    path = _stopped(folder)
+    _replace_page(path, "'catalogues'", newest(path)[0])
+    _recovered(folder, played[1])
+
+
+@pytest.mark.parametrize("seq", [20, 40])  # within what the backup holds, and beyond
+def test_a_flipped_undone_flag_loses_no_action(played, tmp_path, seq):
+    folder = _copy(played, tmp_path)
+    path = _stopped(folder)
+    db = sqlite3.connect(path)
+    db.execute(
+        """UPDATE actions SET undone = 1 WHERE seq = ?
+        AND game_id = (SELECT id FROM games WHERE outcome IS NULL)""",
+        (seq,),
+    )
+    db.commit()
+    db.close()
+    _recovered(folder, played[1])
+
+
+def _foreign_snapshot(folder: Path, name: str) -> Path:
+    """A snapshot of this box's newest, marked as another box's, under ``name``."""
+    source = newest(folder / JOURNAL)[0]
+    target = folder / "backups" / name
+    shutil.copyfile(source, target)
+    db = sqlite3.connect(target)
+    db.execute(f"UPDATE {identity.TABLE} SET box = 'ffffffffffffffff', seq = 999")
+    db.execute("DELETE FROM actions")  # were it used, the game would lose its actions
+    db.commit()
+    db.close()
+    return target
+
+
+def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    _foreign_snapshot(folder, "journal-99999999-20991231-000000.sqlite")
+    data = (folder / JOURNAL).read_bytes()
+    (folder / JOURNAL).write_bytes(data[: len(data) // 2])
+    journal, outcome, app = _start(folder)
+    try:
+        assert [path.name for path in outcome.foreign] == [
+            "foreign-journal-99999999-20991231-000000.sqlite"
+        ]
+        assert (folder / "backups" / outcome.foreign[0].name).exists()
+        assert "another box" in " ".join(outcome.message(app.t))
+        assert len(_second(journal)) >= 30 and _lost(journal, played[1]) <= 30
+    finally:
+        journal.close()
+
+
+def test_backups_named_in_the_future_do_not_win_and_new_ones_are_kept(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    journal, outcome = open_journal(folder / JOURNAL)
+    try:
+        ahead = Backups(journal, clock=lambda: 4_102_444_800.0)  # 2100: the clock ran ahead
+        for _ in range(3):
+            ahead.take()
+        back = Backups(journal, clock=lambda: 1_700_000_000.0, keep=3)  # and then back
+        taken = [back.take() for _ in range(3)]
+        assert newest(folder / JOURNAL) == taken[::-1]
+        assert all(path.exists() for path in taken)
+    finally:
+        journal.close()
+
+
+def test_a_stale_installing_marker_never_replaces_a_sound_journal(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    Journal(folder / "journal.sqlite.rebuilt").close()  # someone else's empty journal
+    (folder / "journal.sqlite.installing").write_text("journal.sqlite.rebuilt")
+    journal, outcome, _ = _start(folder)
+    try:
+        assert outcome.kind == "sound", outcome
+        assert _lost(journal, played[1]) == 0
+        assert not (folder / "journal.sqlite.installing").exists()
+        assert not (folder / "journal.sqlite.rebuilt").exists()  # scratch, removed
+    finally:
+        journal.close()
+
+
+def _in_time(work, seconds: float = 60.0):
+    """``work()`` in a thread: a hang fails the test instead of stopping the run."""
+    result = {}
+    thread = threading.Thread(target=lambda: result.setdefault("value", work()), daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "the start hangs"
+    return result["value"]
+
+
+def _irregular(folder: Path, name: str, how: str) -> None:
+    target = folder / name
+    target.unlink(missing_ok=True)
+    if how == "folder":
+        target.mkdir()
+    elif how == "fifo":
+        os.mkfifo(target)
+    else:
+        target.symlink_to(folder.parent / "elsewhere")
+
+
+def _start_and_look(folder: Path) -> tuple:
+    """Start, note what came out, stop: all in the thread that opened the journal."""
+    journal, outcome, app = _start(folder)
+    try:
+        return outcome, " ".join(outcome.message(app.t)), len(_second(journal))
+    finally:
+        journal.close()
+
+
+def test_a_folder_pipe_or_link_as_journal_or_log_is_refused(played, tmp_path):
+    for name in (JOURNAL, "journal.sqlite-wal"):
+        for how in ("folder", "fifo", "link"):
+            folder = _copy(played, tmp_path / f"{name}-{how}")
+            _irregular(folder, name, how)
+            outcome, message, second = _in_time(lambda f=folder: _start_and_look(f))
+            assert any(name in text for text in outcome.refused), (name, how, outcome)
+            assert list(folder.glob("journal.refused-*")), (name, how)
+            assert "not a file" in message, (name, how, message)
+            assert second >= 30  # at least what the backups held
+
+
+def _temporary(folder: Path) -> list[str]:
+    """The temporary files of interrupted writes in the state folder and in backups/."""
+    places = (folder, rolling_backups.folder(folder / JOURNAL))
+    return [path.name for where in places for path in where.iterdir() if path.suffix == ".tmp"]
+
+
+def _take_in_child(folder: Path) -> int:
+    pid = os.fork()
+    if pid == 0:  # the child: backups, until killed
+        try:
+            with Journal(folder / JOURNAL) as journal:
+                taker = Backups(journal)
+                while True:
+                    taker.take()
+        finally:
+            os._exit(0)
+    return pid
+
+
+def test_killed_backups_leave_no_temporary_file_after_the_next_start(played, tmp_path):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    rng = random.Random(3)
+    for _ in range(25):
+        pid = _take_in_child(folder)
+        time.sleep(rng.uniform(0.01, 0.3))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    left_by_kills = _temporary(folder)
+    print(f"25 killed backups left {len(left_by_kills)} temporary files")
+    journal, outcome, _ = _start(folder)
+    try:
+        assert _temporary(folder) == []
+        assert _lost(journal, played[1]) == 0
+    finally:
+        journal.close()
+
+
+def test_a_rebuild_cut_before_its_install_is_finished_and_keeps_the_journal_it_replaces(
+    played, tmp_path
+):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    path = folder / JOURNAL
+    with Journal(path) as journal:
+        box = identity.ensure(journal)
+    rebuilt = folder / "journal.sqlite.rebuilt"
+    shutil.copyfile(newest(path)[0], rebuilt)  # this box's copy, as a rebuild would write
+    markers.install(path, rebuilt, kept_sha=None)  # cut here: nothing kept aside yet
+    before = len(list(folder.glob("journal.damaged-*")))
+    markers.finish_install(path, box)
+    assert not rebuilt.exists() and not markers.installing(path).exists()
+    assert len(list(folder.glob("journal.damaged-*"))) > before  # the replaced one is kept
+
+
+def test_a_journal_of_an_earlier_version_gets_an_identity_kept_in_it_and_beside_it(
+    played, tmp_path
+):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    (folder / identity.FILE).unlink(missing_ok=True)
+    db = sqlite3.connect(folder / JOURNAL)
+    db.execute("DELETE FROM settings WHERE key = ?", (identity.KEY,))
+    db.commit()
+    db.close()
+    journal, outcome = open_journal(folder / JOURNAL)
+    try:
+        assert outcome.kind == "sound", outcome
+        box = journal.get_setting(identity.KEY)
+        assert identity.valid(box) and identity.read_mirror(folder / JOURNAL) == box
+        numbers = [identity.in_file(path)[1] for path in newest(folder / JOURNAL)]
+        taken = Backups(journal).take()
+        assert identity.in_file(taken) == (box, max(numbers) + 1)
+        assert newest(folder / JOURNAL)[0] == taken
+    finally:
+        journal.close()
+
+
+def _foreign_rebuilt(folder: Path) -> None:
+    """Another box's journal as the rebuilt file, with a marker that names it exactly."""
+    rebuilt = folder / "journal.sqlite.rebuilt"
+    _foreign_snapshot(folder, "other.sqlite").rename(rebuilt)
+    markers.install(folder / JOURNAL, rebuilt, kept_sha=None)
+
+
+def _linked_rebuilt(folder: Path) -> None:
+    """The scratch name a link to a snapshot, and a marker that names it."""
+    (folder / "journal.sqlite.rebuilt").symlink_to(newest(folder / JOURNAL)[0])
+    (folder / "journal.sqlite.installing").write_text('{"rebuilt": "journal.sqlite.rebuilt"}')
+
+
+MARKERS = {
+    "an earlier version's marker, an empty journal": lambda folder: (
+        Journal(folder / "journal.sqlite.rebuilt").close(),
+        (folder / "journal.sqlite.installing").write_text("journal.sqlite.rebuilt"),
+    ),
+    "a marker naming another box's journal": _foreign_rebuilt,
+    "a marker naming a link": _linked_rebuilt,
+    "a marker naming a file elsewhere": lambda folder: (
+        folder / "journal.sqlite.installing"
+    ).write_text('{"rebuilt": "../../journal.sqlite"}'),
+    "the scratch name a folder, no marker": lambda folder: (
+        folder / "journal.sqlite.rebuilt"
+    ).mkdir(),
+    "the marker a folder": lambda folder: (folder / "journal.sqlite.installing").mkdir(),
+}
+
+
+@pytest.mark.parametrize("name", list(MARKERS))
+def test_stale_or_foreign_markers_never_replace_a_sound_journal(played, tmp_path, name):
+    folder = _copy(played, tmp_path)
+    (folder / "journal.sqlite.running").unlink()
+    journal_bytes = (folder / JOURNAL).read_bytes()
+    MARKERS[name](folder)
+    journal, outcome, _ = _start(folder)
+    try:
+        assert outcome.kind == "sound", outcome
+        assert _lost(journal, played[1]) == 0
+        assert (folder / JOURNAL).read_bytes()[:100] == journal_bytes[:100]
+        assert not os.path.lexists(folder / "journal.sqlite.installing")
+        assert not os.path.lexists(folder / "journal.sqlite.rebuilt")
+        assert newest(folder / JOURNAL)[0].exists()  # a link's target is left as it was
+    finally:
+        journal.close()

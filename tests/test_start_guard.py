@@ -1,0 +1,121 @@
+"""A start that fails in a way nothing foresaw still reaches the home menu and loses nothing.
+
+Each state source a start reads is made to raise, as a bug would: the work before the
+journal opens, the journal's check, the box's identity, the settings, the game in play,
+the owner's card files. The box is started as ``tableside run`` starts it (``open_journal``,
+``App``, ``tell_start``) and counted (``fault_count.py``): it runs, the panel says what
+failed, and every acknowledged action is still in the journal.
+"""
+
+import shutil
+
+import pytest
+from fault_count import count, journal_games
+
+from firmware_app.app import App
+from firmware_app.runners.autopilot import Autopilot, new_game_script
+from firmware_app.runners.headless import Headless
+from firmware_app.runners.tell import tell_start
+from firmware_app.session import Session
+from firmware_app.store import identity, markers, recovery, rolling_backups, state_check, swap
+from firmware_app.store.faults import StorageError
+from firmware_app.store.recovery import close_journal, open_journal
+
+PLAYED = 20
+
+
+class Bug(Exception):
+    """What a state source raises here: nothing in the box expects it."""
+
+
+def _raise(*args, **kwargs):
+    raise Bug("injected at start")
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory):
+    """A state folder with a game in play, stopped cleanly, and its acknowledged actions."""
+    folder = tmp_path_factory.mktemp("start") / "state"
+    sim = Headless(folder, seed=3)
+    for line in new_game_script(2):
+        sim.command(line)
+    pilot = Autopilot(sim, 3)
+    while len(sim.app.session.states) - 1 < PLAYED:
+        assert pilot.step()
+    acknowledged = journal_games(sim.journal)
+    sim.close()
+    return folder, acknowledged
+
+
+def _start(folder):
+    journal, outcome = open_journal(folder / "journal.sqlite")
+    outcome.log()
+    app = App(journal, language="en")
+    tell_start(app, outcome, [])
+    return journal, outcome, app
+
+
+# Each source, the function it is made to raise from, and the panel's first words then.
+SOURCES = {
+    "a restore cut short": (swap, "_finish", None),
+    "the markers": (markers, "finish_install", None),
+    "the scratch of cut writes": (markers, "clean_scratch", None),
+    "the archive's cut write": (rolling_backups, "settle_archive", None),
+    "the journal's check": (recovery, "content_problems", "[Game record] The game record could"),
+    "the box's identity": (identity, "ensure", None),
+    "the settings": (state_check, "check_settings", "[Unexpected error] Not read at start: the"),
+    "the game in play": (Session, "resume", "[Unexpected error] Not read at start: the game"),
+    "the owner's cards": (
+        state_check,
+        "check_owner_files",
+        "[Unexpected error] Not read at start: the owner's",
+    ),
+}
+
+
+@pytest.mark.parametrize("source", list(SOURCES))
+def test_a_state_source_that_fails_at_start_still_reaches_home(
+    played, tmp_path, monkeypatch, source
+):
+    folder = tmp_path / "state"
+    shutil.copytree(played[0], folder)
+    if source == "a restore cut short":  # a marker, so that the restore's work runs
+        (folder / swap.MARKER).write_text('{"files": [], "aside": "x", "swap": true}')
+    owner, name, says = SOURCES[source]
+    monkeypatch.setattr(owner, name, _raise)
+    journal, outcome, app = _start(folder)
+    try:
+        counted = count(app, played[1])
+        assert counted.running and counted.lost == 0, counted
+        if says:
+            assert counted.screen.startswith(says), counted.screen
+        else:  # the start went on past the failing step: a sound journal, no word
+            assert outcome.kind == "sound", outcome
+            assert counted.screen.startswith("[Tableside]"), counted.screen
+    finally:
+        close_journal(journal)
+
+
+def test_a_journal_whose_check_failed_refuses_every_write_and_keeps_its_games(
+    played, tmp_path, monkeypatch
+):
+    folder = tmp_path / "state"
+    shutil.copytree(played[0], folder)
+    before = (folder / "journal.sqlite").read_bytes()
+    monkeypatch.setattr(recovery, "content_problems", _raise)
+    journal, outcome, app = _start(folder)
+    try:
+        assert (outcome.kind, outcome.reason) == ("unwritable", "check")
+        with pytest.raises(StorageError):
+            app.set_setting("contrast", 64)
+        assert journal_games(journal) == played[1]
+    finally:
+        journal.close()
+    assert (folder / "journal.sqlite").read_bytes() == before
+    monkeypatch.undo()  # the next start, without the failure, checks and opens it as usual
+    journal, outcome, app = _start(folder)
+    try:
+        assert outcome.kind == "sound"
+        assert journal_games(journal) == played[1]
+    finally:
+        close_journal(journal)
