@@ -306,7 +306,7 @@ def test_the_tally():
         tally = by_class.setdefault(KINDS[name].cls if name in KINDS else name, Counter())
         tally.update(
             tried=1,
-            survived=result.running and result.lost == 0,
+            survived=int(result.running and result.lost == 0),
             acknowledged=result.acknowledged,
             lost=result.lost,
         )

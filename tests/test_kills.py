@@ -191,6 +191,7 @@ class Problems(Counter):
     def __init__(self) -> None:
         super().__init__()
         self.examples: dict[str, str] = {}
+        self.counted = Counter()  # the counts taken: actions acknowledged, lost
 
     def note(self, kind: str, example: str) -> None:
         self[kind] += 1
@@ -211,6 +212,7 @@ def _checked_start(folder: Path, acknowledged: list[list[str]], problems: Counte
         return
     try:
         result = count(app, acknowledged)
+        problems.counted.update(acknowledged=result.acknowledged, lost=result.lost)
         if not result.running:
             problems.note("not running", result.error or result.screen)
         if result.lost:
@@ -239,7 +241,7 @@ def _phase(name: str, template: Path, work, delays, tmp_path: Path, check) -> Co
         tally["real" if alive else "finished"] += 1
         check(folder, lines, problems)
         shutil.rmtree(folder.parent, ignore_errors=True)
-    print(f"{name}: {dict(tally)}")
+    print(f"{name}: {dict(tally)}, actions {dict(problems.counted)}")
     assert tally["kills"] == KILLS[name], tally
     assert tally["real"] >= REAL * KILLS[name], f"too few kills hit the work: {dict(tally)}"
     assert not problems, f"{name}, in {KILLS[name]} kills: {problems}"
@@ -430,7 +432,8 @@ def _recovery(state, tmp_path: Path) -> None:
         tally["real" if alive else "finished"] += 1
         _checked_start(folder, acknowledged[name], problems)
         shutil.rmtree(folder.parent, ignore_errors=True)
-    print(f"start-up recovery: {dict(tally)}, durations {durations}")
+    print(f"start-up recovery: {dict(tally)}, actions {dict(problems.counted)}")
+    print(f"recovery durations: {durations}")
     kills = KILLS["start-up recovery"]
     assert tally["kills"] == kills, tally
     assert tally["real"] >= REAL * kills, f"too few kills hit the work: {dict(tally)}"
