@@ -42,7 +42,7 @@ from collections import Counter
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from firmware_app.store import identity, markers, regular, rolling_backups, sources
+from firmware_app.store import identity, markers, regular, rolling_backups
 from firmware_app.store.faults import JournalError, StorageError, writable
 from firmware_app.store.journal import APPLICATION_ID, SCHEMA_VERSION, Journal
 from firmware_app.store.markers import SIDE_FILES, keep_aside, side
@@ -321,6 +321,8 @@ def _rebuild(
     for suffix in ("", *SIDE_FILES):
         side(rebuilt, suffix).unlink(missing_ok=True)
     Journal(rebuilt).close()
+    from firmware_app.store import sources  # only a rebuild needs it: not at every start
+
     db = sqlite3.connect(rebuilt, isolation_level=None)
     try:
         known = sources.write(db, found + backups)
