@@ -342,6 +342,26 @@ KINDS = {
         ),
         rebuilt=None,
     ),
+    "the place of the game in play not JSON": Kind(
+        "records",
+        lambda f: _sql(f, f"UPDATE games SET place = '{{' WHERE id = {_IN_PLAY}"),
+        says=False,
+        rebuilt=False,
+    ),
+    "the place of the game in play of the wrong shape": Kind(
+        "records",
+        lambda f: _sql(
+            f, f"""UPDATE games SET place = '{{"players": "x"}}' WHERE id = {_IN_PLAY}"""
+        ),
+        says=False,
+        rebuilt=False,
+    ),
+    "the date of the game in play a word": Kind(
+        "records",
+        lambda f: _sql(f, f"UPDATE games SET played = 'soon' WHERE id = {_IN_PLAY}"),
+        says=False,
+        rebuilt=False,
+    ),
     # ---- the settings
     "setting not JSON": Kind(
         "settings",

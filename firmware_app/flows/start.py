@@ -51,7 +51,7 @@ def resume_detail(app, game) -> str:
     """
     t = app.t
     place = game.place
-    if not place:
+    if not _whole(place):  # none kept yet, or a damaged one: the game replayed once
         from firmware_app.session import Session
 
         place = Session.load(app.journal, game.id).place()
@@ -62,7 +62,19 @@ def resume_detail(app, game) -> str:
         if place["over"]
         else GAMES[(game.game, game.variant)].progress(t, place["step"]),
     )
+    if not isinstance(game.played, int | float):  # a damaged date: the rest still shown
+        return progress
     return f"{progress}\n{ago(t, app.clock() - game.played)}"
+
+
+def _whole(place) -> bool:
+    """Whether a stored place has what the list shows (``Session.place``)."""
+    return (
+        isinstance(place, dict)
+        and type(place.get("players")) is int
+        and isinstance(place.get("over"), bool)
+        and type(place.get("step")) is int
+    )
 
 
 def ago(t, seconds: float) -> str:

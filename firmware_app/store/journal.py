@@ -358,7 +358,7 @@ class Journal(Integrity, InPlace, Exchange):
         for game_id, game, variant, started, played, actions, place in self._db.execute(
             _UNFINISHED
         ):
-            place = json.loads(place) if place else None
+            place = json_value(place) if place else None  # a damaged one is worked out again
             games.append(
                 UnfinishedGame(game_id, game or "", variant or "", started, played, actions, place)
             )
@@ -518,7 +518,7 @@ class Journal(Integrity, InPlace, Exchange):
         unknown game raises ``JournalError``."""
         self._playing(game_id)
         (place,) = self._db.execute("SELECT place FROM games WHERE id = ?", (game_id,)).fetchone()
-        return json.loads(place) if place else None
+        return json_value(place) if place else None  # a damaged one is kept again
 
     def set_place(self, game_id: int, place: Any) -> None:
         """Keep how far an unfinished game got (JSON), so the resume list replays nothing."""
