@@ -244,6 +244,19 @@ def _delete_journal(folder: Path) -> None:
         Path(f"{folder / FILES[0]}{suffix}").unlink(missing_ok=True)
 
 
+def _odd_snapshot(folder: Path, *statements: str) -> None:
+    """The journal cut short, and a copy of the newest snapshot changed by ``statements``
+    into a shape the box never writes, named as the newest of all."""
+    _cut(folder / FILES[0], 0.5)
+    odd = folder / "backups" / "journal-99999999-20991231-000000.sqlite"
+    shutil.copyfile(_backup_of(folder, -1), odd)
+    db = sqlite3.connect(odd)
+    for statement in statements:
+        db.execute(statement)
+    db.commit()
+    db.close()
+
+
 def _delete_log(folder: Path) -> None:
     (folder / FILES[1]).unlink()
 
@@ -405,6 +418,20 @@ KINDS = {
         "backup",
         lambda f: (shutil.rmtree(f / "backups"), (f / "backups").write_text("x"), _delete_log(f)),
     ),
+    "a snapshot numbered past any number written": Kind(
+        "backup", lambda f: _odd_snapshot(f, "UPDATE backup SET seq = 9e999")
+    ),
+    "a snapshot with text where numbers belong": Kind(
+        "backup",
+        lambda f: _odd_snapshot(
+            f, "UPDATE actions SET seq = 'x' || seq WHERE seq % 2", "UPDATE games SET header = 7"
+        ),
+    ),
+    "a pipe where the archive's rollback journal goes": Kind(
+        "backup",
+        lambda f: (_cut(f / FILES[0], 0.5), os.mkfifo(f / "backups" / "archive.sqlite-journal")),
+        hangs=True,
+    ),
     "a snapshot that is a folder": Kind(
         "backup",
         lambda f: (
@@ -452,6 +479,9 @@ KINDS = {
     "journal a dangling symbolic link": Kind("storage", lambda f: _replace(f / FILES[0], "link")),
     "log a FIFO": Kind("storage", lambda f: _replace(f / FILES[1], "fifo"), hangs=True),
     "log a folder": Kind("storage", lambda f: _replace(f / FILES[1], "folder")),
+    "a pipe where the journal's rollback journal goes": Kind(
+        "storage", lambda f: os.mkfifo(f / "journal.sqlite-journal"), rebuilt=None, hangs=True
+    ),
     "log a dangling symbolic link": Kind("storage", lambda f: _replace(f / FILES[1], "link")),
     "log index (-shm) a folder": Kind(
         "storage", lambda f: _replace(f / "journal.sqlite-shm", "folder"), rebuilt=None

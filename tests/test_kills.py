@@ -163,7 +163,7 @@ def _kill(work, folder: Path, delay: float) -> tuple[bool, list[str]]:
 
 def _start(folder: Path):
     """What ``tableside run`` does before its main loop."""
-    journal, outcome = open_journal(folder / JOURNAL)
+    journal, outcome = open_journal(folder / JOURNAL, folder / OWNER)
     app = App(journal, language="en", owner_catalogue=folder / OWNER)
     tell_start(app, outcome, [])
     return journal, outcome, app

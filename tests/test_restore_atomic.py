@@ -62,7 +62,7 @@ def _restore_in_child(backup, folder: Path) -> int:
 
 def _state(folder: Path) -> tuple[list[str], str, str]:
     """What the next start finds: the game's actions, the catalogue, the journal's state."""
-    journal, outcome = open_journal(folder / JOURNAL)
+    journal, outcome = open_journal(folder / JOURNAL, folder / CATALOGUE)
     try:
         actions = journal.record(journal.unfinished())["actions"]
     finally:

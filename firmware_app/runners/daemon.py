@@ -82,7 +82,7 @@ def run(config_path: str | None, *, first_frame: bool = False, home: bool = Fals
                 config.app.state_dir.mkdir(parents=True, exist_ok=True)
             except OSError as error:
                 LOG.error("cannot create the state folder %s: %s", config.app.state_dir, error)
-            journal, outcome = open_journal(config.app.journal)
+            journal, outcome = open_journal(config.app.journal, config.app.catalogue)
             opened.callback(close_journal, journal)
             outcome.log()
             backups = Keeper(journal)  # the check after start-up, then the backups

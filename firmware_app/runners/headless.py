@@ -49,7 +49,9 @@ class Headless:
 
     def __post_init__(self) -> None:
         self.state_dir.mkdir(parents=True, exist_ok=True)
-        self.journal, outcome = open_journal(self.state_dir / "journal.sqlite")
+        self.journal, outcome = open_journal(
+            self.state_dir / "journal.sqlite", self.owner_catalogue
+        )
         outcome.log()
         seeds = iter(range(self.seed, self.seed + 1000))
         self.app = App(

@@ -177,7 +177,7 @@ class Simulator:
         settings.state_dir.mkdir(parents=True, exist_ok=True)
         self.log = LogTail()
         self.log.attach()
-        self.journal, outcome = open_journal(settings.journal)
+        self.journal, outcome = open_journal(settings.journal, settings.catalogue)
         outcome.log()
         seeds = count(seed)
         self.app = App(

@@ -13,7 +13,6 @@ a file of another box (``sources.py``).
 """
 
 import contextlib
-import json
 import logging
 import secrets
 import sqlite3
@@ -23,6 +22,7 @@ from pathlib import Path
 from firmware_app.store import regular
 from firmware_app.store.atomic import write_atomically
 from firmware_app.store.faults import JournalError, StorageError
+from firmware_app.store.rows import json_value
 
 LOG = logging.getLogger("tableside.identity")
 KEY = "box"  # the reserved settings key
@@ -30,6 +30,7 @@ FILE = "box.id"
 TABLE = "backup"  # in snapshots and the archive: the box and the snapshot's number
 CREATE = f"CREATE TABLE IF NOT EXISTS {TABLE} (box TEXT, seq INTEGER NOT NULL)"
 _SIZE = 16  # hexadecimal digits of secrets.token_hex(8)
+UNREADABLE = "unreadable"  # what ``in_file`` says of a file it cannot trust: never a box
 
 
 def valid(value) -> str | None:
@@ -55,20 +56,27 @@ def in_file(path: Path) -> tuple[str | None, int]:
     """The box and sequence number a journal, snapshot or archive carries ((None, 0): none).
 
     A snapshot's or the archive's ``backup`` row first, else the journal's setting.
+    ``UNREADABLE`` when the file cannot be trusted to say: it, or a file SQLite would
+    open beside it, is not a regular file (a pipe there would hang the open), or its
+    ``backup`` row is not a box and a number this box writes.
     """
+    if regular.sqlite_irregular(path):
+        return UNREADABLE, 0
     try:
         db = sqlite3.connect(f"{Path(path).absolute().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error:
         return None, 0
     try:
-        with contextlib.suppress(sqlite3.Error, TypeError, ValueError):
+        with contextlib.suppress(sqlite3.Error):
             row = db.execute(f"SELECT box, seq FROM {TABLE}").fetchone()
             if row is not None:
-                return valid(row[0]), int(row[1])
-        with contextlib.suppress(sqlite3.Error, ValueError):
+                box, seq = row
+                sound = (box is None or valid(box)) and type(seq) is int and 0 <= seq < 2**53
+                return (valid(box), seq) if sound else (UNREADABLE, 0)
+        with contextlib.suppress(sqlite3.Error):
             row = db.execute("SELECT value FROM settings WHERE key = ?", (KEY,)).fetchone()
             if row is not None:
-                return valid(json.loads(row[0])), 0
+                return valid(json_value(row[0])), 0
         return None, 0
     finally:
         db.close()
@@ -84,7 +92,7 @@ def ensure(journal, carried=lambda: None) -> str | None:
     """
     try:
         stored = valid(journal.get_setting(KEY))
-    except (sqlite3.Error, ValueError):
+    except (sqlite3.Error, ValueError, RecursionError):
         stored = None
     box = stored or read_mirror(journal.path) or carried() or secrets.token_hex(_SIZE // 2)
     try:

@@ -10,6 +10,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from firmware_app.store.regular import sqlite_irregular
 from firmware_app.store.sealed import damage
 
 # A live action after an undone one would mean the undone tail was broken. Only unfinished
@@ -99,7 +100,7 @@ class Integrity:
         """Replace a damaged sealed game by the archive's copy if that one is sound (True),
         else (or with no archive to look in) take it out of the journal, so no list, export
         or statistic trips over it."""
-        attached = archive is not None and archive.exists()
+        attached = archive is not None and archive.exists() and not sqlite_irregular(archive)
         if attached:  # outside the transaction: SQLite attaches and detaches only there
             self._db.execute("ATTACH ? AS a", (f"{archive.absolute().as_uri()}?mode=ro",))
         try:

@@ -153,9 +153,10 @@ def keep_aside(path: Path) -> list[Path]:
 
 
 def refuse_irregular(path: Path) -> list[str]:
-    """Rename aside whatever is not a regular file at the journal's or its log's names."""
+    """Rename aside whatever is not a regular file at the journal's name or the names of
+    the files SQLite opens beside it."""
     problems = []
-    for suffix in ("", *SIDE_FILES):
+    for suffix in ("", *regular.SQLITE_SIDES):
         kind = regular.irregular(side(path, suffix))
         if kind is not None:
             aside = refuse(side(path, suffix), kind)

@@ -137,24 +137,30 @@ class Outcome:
         return []
 
 
-def open_journal(path: Path) -> tuple[Journal, Outcome]:
+def open_journal(path: Path, owner: Path | None = None) -> tuple[Journal, Outcome]:
     """The journal at ``path``, checked and if need be rebuilt; never raises on damage.
 
-    Call :func:`close_journal` at a clean stop: the marker it removes tells
-    the next start whether the daemon stopped cleanly.
+    ``owner`` is the owner's catalogue the box is configured with: with the journal, the
+    only file a restore cut short may be finished on. Call :func:`close_journal` at a clean
+    stop: the marker it removes tells the next start whether the daemon stopped cleanly.
     """
     path = Path(path)
     refused, problems = [], []
-    try:
-        finish_restore(path.parent)  # a restore cut short: its swap finished or undone (swap.py)
-        refused = markers.refuse_irregular(path)
-        problems = markers.finish_install(path, identity.read_mirror(path))
-        markers.clean_scratch(path)
-        rolling_backups.settle_archive(path)
-    except OSError:  # an unwritable folder: the open says so below
-        pass
-    except Exception:  # a failure nothing foresaw: the check below still runs
-        LOG.exception("the work before opening the journal failed")
+    # Before the journal opens, each on its own: one that fails (an unwritable folder, or
+    # a failure nothing foresaw, logged) skips none of the others, and the check still runs.
+    for step in (
+        lambda: refused.extend(markers.refuse_irregular(path)),  # first: nothing hangs
+        lambda: finish_restore(path, owner),  # a restore cut short: finished or undone
+        lambda: problems.extend(markers.finish_install(path, identity.read_mirror(path))),
+        lambda: markers.clean_scratch(path),
+        lambda: rolling_backups.settle_archive(path),
+    ):
+        try:
+            step()
+        except OSError:  # an unwritable folder: the open says so below
+            pass
+        except Exception:
+            LOG.exception("the work before opening the journal failed")
     try:
         journal, outcome = _open(path)  # what was set aside is missing: as for a lost file
     except Exception as error:  # the check itself failed: never a start that loops
@@ -310,7 +316,8 @@ def _rebuild(
     foreign = rolling_backups.set_aside_foreign(path, box)
     backups = [read_rows(snapshot) for snapshot in rolling_backups.newest(path, box)]
     archive = rolling_backups.archive(path)
-    if regular.irregular(archive) or (box and identity.in_file(archive)[0] not in (None, box)):
+    carried = identity.in_file(archive)[0]
+    if carried == identity.UNREADABLE or (box and carried not in (None, box)):
         foreign.append(rolling_backups.set_aside(archive))
     elif archive.exists():
         archived = read_rows(archive)  # the sealed games, each copied once
@@ -398,10 +405,9 @@ def _carried(path: Path) -> str | None:
     """The identity the backups carry most often: that of a box whose state folder lost
     both the journal's and the mirror's."""
     held = [one.box for one in rolling_backups.held(path)]
-    if regular.irregular(rolling_backups.archive(path)) is None:
-        held.append(identity.in_file(rolling_backups.archive(path))[0])
-    counted = Counter(box for box in held if box is not None).most_common(1)
-    return counted[0][0] if counted else None
+    held.append(identity.in_file(rolling_backups.archive(path))[0])
+    boxes = Counter(box for box in held if box not in (None, identity.UNREADABLE))
+    return boxes.most_common(1)[0][0] if boxes else None
 
 
 def _mend_magic(copy: Path) -> None:

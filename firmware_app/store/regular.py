@@ -77,3 +77,18 @@ def read_bytes(path: Path, limit: int) -> bytes:
     if len(data) > limit:
         raise ValueError(f"{path} is larger than {limit} bytes: refused")
     return data
+
+
+# What SQLite opens beside a database by itself: the write-ahead log and its index, or the
+# rollback journal. A pipe there hangs the open as surely as one in the database's place.
+SQLITE_SIDES = ("-wal", "-shm", "-journal")
+
+
+def sqlite_irregular(path: Path) -> str | None:
+    """Which of a database's files (itself, or one SQLite opens beside it) is not a regular
+    file, and what it is; None when each is a regular file or absent."""
+    for suffix in ("", *SQLITE_SIDES):
+        kind = irregular(Path(f"{path}{suffix}"))
+        if kind is not None:
+            return f"{Path(path).name}{suffix} is {kind}"
+    return None

@@ -96,8 +96,18 @@ def held(journal_path: Path) -> list[Held]:
     found = []
     for path in sorted(where.glob("journal-*.sqlite")):
         if regular.irregular(path) is None:
+            clear_sides(path)
             found.append(Held(path, *identity.in_file(path)))
     return found
+
+
+def clear_sides(path: Path) -> None:
+    """Set aside whatever is not a regular file where SQLite opens a file beside ``path``
+    (a pipe there would hang the open, and no real log or journal is one), so that the
+    file itself can still be read."""
+    for suffix in regular.SQLITE_SIDES:
+        if regular.irregular(Path(f"{path}{suffix}")):
+            set_aside(Path(f"{path}{suffix}"))
 
 
 def newest(journal_path: Path, box: str | None = None) -> list[Path]:
@@ -119,18 +129,25 @@ def set_aside_foreign(journal_path: Path, box: str | None) -> list[Path]:
     ``foreign-<name>``; return the new names."""
     where = folder(journal_path)
     odd = [path for path in where.glob("journal-*.sqlite") if regular.irregular(path)]
-    if box is not None:
-        odd += [one.path for one in held(journal_path) if one.box not in (None, box)]
+    odd += [
+        one.path
+        for one in held(journal_path)
+        if one.box == identity.UNREADABLE or (box is not None and one.box not in (None, box))
+    ]
     return [set_aside(path) for path in odd]
 
 
 def set_aside(path: Path) -> Path:
-    """Rename ``path`` to ``foreign-<name>`` beside it (a free name), logged."""
+    """Rename ``path`` to ``foreign-<name>`` beside it (a free name), logged, with the
+    files SQLite would open beside it: a pipe left there would hang the next file of
+    that name."""
     target, number = path.with_name(f"foreign-{path.name}"), 1
-    while os.path.lexists(target):
+    while any(os.path.lexists(f"{target}{suffix}") for suffix in ("", *regular.SQLITE_SIDES)):
         number += 1
         target = path.with_name(f"foreign-{number}-{path.name}")
-    os.rename(path, target)
+    for suffix in ("", *regular.SQLITE_SIDES):
+        if os.path.lexists(f"{path}{suffix}"):
+            os.rename(f"{path}{suffix}", f"{target}{suffix}")
     LOG.warning("%s is not this box's: set aside as %s", path, target.name)
     return target
 
@@ -160,7 +177,8 @@ def add_to_archive(journal_path: Path, box: str | None = None) -> int:
     earlier version is given this box's identity.
     """
     target = archive(journal_path)
-    if regular.irregular(target) or (box and identity.in_file(target)[0] not in (None, box)):
+    carried = identity.in_file(target)[0]
+    if carried == identity.UNREADABLE or (box and carried not in (None, box)):
         set_aside(target)
     with closing(sqlite3.connect(target.absolute().as_uri(), uri=True)) as db:
         db.execute("PRAGMA synchronous = FULL")
@@ -187,7 +205,10 @@ def settle_archive(journal_path: Path) -> None:
     """
     target = archive(journal_path)
     hot = target.with_name(target.name + "-journal")
-    if regular.irregular(target) or regular.irregular(hot) or not hot.exists():
+    if regular.irregular(target) or not target.exists():
+        return
+    clear_sides(target)
+    if not hot.exists():
         return
     try:
         with closing(sqlite3.connect(target)) as db:
@@ -268,7 +289,13 @@ class Backups:
             self._finished()
 
     def _take_beside(self) -> None:
-        self._done = self.take()
+        """A take in its own thread, where an error nothing foresaw would end the thread
+        without a word: logged, and the next look tries again."""
+        try:
+            self._done = self.take()
+        except Exception:
+            LOG.exception("the backup failed")
+            self._done = None
 
     def _finished(self) -> None:
         """After a take: noted when it worked, else the next look tries again."""

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
+from firmware_app.store import regular
 from firmware_app.store.sealed import unpack_actions
 from rules.record import RecordError, replay
 
@@ -35,20 +36,31 @@ class Rows:
     def actions(self, game_id: int) -> list[dict]:
         return self._actions.get(game_id, [])
 
-    # Built once, when the tables are filled: looked up for every game.
+    # Built once, when the tables are filled: looked up for every game. Only rows of the
+    # shape the journal writes: a copy of another shape (another program's file named like
+    # a backup, a text where a number belongs) cannot be sorted, merged or replayed.
     @cached_property
     def _games(self) -> dict[int, dict]:
-        return {row["id"]: row for row in self.tables.get(GAMES, [])}
+        return {row["id"]: row for row in self.tables.get(GAMES, []) if _typed(row, id=int)}
 
     @cached_property
     def _actions(self) -> dict[int, list[dict]]:
         by_game: dict[int, list[dict]] = {}
-        for row in sorted(self.tables.get(ACTIONS, []), key=lambda row: row["seq"]):
+        rows = (
+            row
+            for row in self.tables.get(ACTIONS, [])
+            if _typed(row, game_id=int, seq=int, notation=str)
+        )
+        for row in sorted(rows, key=lambda row: row["seq"]):
             by_game.setdefault(row["game_id"], []).append(row)
         return by_game
 
     def settings(self) -> dict[str, dict]:
-        return {row["key"]: row for row in self.tables.get(SETTINGS, [])}
+        return {
+            row["key"]: row
+            for row in self.tables.get(SETTINGS, [])
+            if _typed(row, key=str, value=str)
+        }
 
     def header(self, game_id: int, catalogues: dict[str, str] | None = None) -> dict | None:
         """A game's header with its catalogue in place; None when either is unreadable.
@@ -69,6 +81,11 @@ class Rows:
         return {row["hash"]: row["body"] for row in self.tables.get(CATALOGUES, [])}
 
 
+def _typed(row: dict, **types: type) -> bool:
+    """Whether each named column of ``row`` holds a value of exactly its type."""
+    return all(type(row.get(column)) is kind for column, kind in types.items())
+
+
 def read_rows(path: Path) -> Rows:
     """Every row that can still be read from the journal at ``path`` (opened read-only)."""
     return _read(path, _every_table)
@@ -84,6 +101,9 @@ def read_live_rows(path: Path) -> Rows:
 def _read(path: Path, fill) -> Rows:
     """The rows ``fill(db, rows)`` reads from the file opened read-only."""
     rows = Rows(path)
+    if why := regular.sqlite_irregular(path):  # never opened: a pipe there would hang it
+        rows.problems.append(f"cannot read {path}: {why}")
+        return rows
     try:
         db = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
     except sqlite3.Error as error:
