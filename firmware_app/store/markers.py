@@ -26,7 +26,6 @@ from the backups.
 """
 
 import contextlib
-import hashlib
 import json
 import logging
 import os
@@ -54,26 +53,13 @@ def installing(path: Path) -> Path:
     return side(path, ".installing")
 
 
-def sha256(path: Path) -> str | None:
-    """The SHA-256 of the regular file at ``path``; None when it is not one."""
-    try:
-        handle = regular.open_regular(path)
-    except OSError:
-        return None
-    digest = hashlib.sha256()
-    with os.fdopen(handle, "rb") as file:
-        while chunk := file.read(1 << 20):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def install(path: Path, rebuilt: Path, kept_sha: str | None) -> None:
     """Put the fresh journal in place; finished at the next start if cut.
 
     The marker names the fresh file with its SHA-256, and the SHA-256 of the file it
     replaces as this rebuild kept it aside (None: nothing was kept).
     """
-    plan = {"rebuilt": rebuilt.name, "sha256": sha256(rebuilt), "replaces": kept_sha}
+    plan = {"rebuilt": rebuilt.name, "sha256": regular.sha256(rebuilt), "replaces": kept_sha}
     write_atomically(installing(path), json.dumps(plan).encode())
 
 
@@ -93,7 +79,7 @@ def finish_install(path: Path, box: str | None) -> list[str]:
         LOG.warning("%s not followed: %s; removed, the journal left as it is", marker.name, why)
         marker.unlink()
         return []
-    if path.exists() and sha256(path) != plan.get("replaces"):
+    if path.exists() and regular.sha256(path) != plan.get("replaces"):
         keep_aside(path)  # not the file this rebuild kept: kept now, before it goes
     for suffix in SIDE_FILES:
         side(path, suffix).unlink(missing_ok=True)
@@ -126,7 +112,7 @@ def _untrusted(plan: dict, rebuilt: Path, box: str | None) -> str:
         return f"{rebuilt.name} is {kind or 'missing'}"
     if identity.in_file(rebuilt)[0] not in (None, box):
         return f"{rebuilt.name} is another box's journal"
-    if plan.get("sha256") is None or sha256(rebuilt) != plan["sha256"]:
+    if plan.get("sha256") is None or regular.sha256(rebuilt) != plan["sha256"]:
         return f"{rebuilt.name} is not the file the rebuild made"
     return ""
 

@@ -337,7 +337,7 @@ def _rebuild(
             db.execute(_SET_BOX, (identity.KEY, f'"{box}"'))
     finally:
         db.close()
-    markers.install(path, rebuilt, markers.sha256(kept[0]) if kept and _main(kept[0]) else None)
+    markers.install(path, rebuilt, regular.sha256(kept[0]) if kept and _main(kept[0]) else None)
     markers.finish_install(path, box)
     _drop(recheck(path))  # the rebuilt file was checked row by row
     journal = Journal(path)

@@ -7,6 +7,7 @@ every file read by the box itself is opened with ``O_NOFOLLOW | O_NONBLOCK`` and
 on its open descriptor, so what is read is what was checked.
 """
 
+import hashlib
 import os
 import stat
 from pathlib import Path
@@ -92,3 +93,20 @@ def sqlite_irregular(path: Path) -> str | None:
         if kind is not None:
             return f"{Path(path).name}{suffix} is {kind}"
     return None
+
+
+def sha256(path: Path) -> str | None:
+    """The SHA-256 of the regular file at ``path``, read a megabyte at a time (a file of
+    gigabytes is never held whole); None when it is not a regular file or cannot be read."""
+    try:
+        handle = open_regular(path)
+    except OSError:
+        return None
+    digest = hashlib.sha256()
+    with os.fdopen(handle, "rb") as file:
+        try:
+            while chunk := file.read(1 << 20):
+                digest.update(chunk)
+        except OSError:
+            return None
+    return digest.hexdigest()

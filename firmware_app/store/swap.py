@@ -228,26 +228,10 @@ def _finish(plan: dict, files: list[dict], aside: Path) -> None:
 def _ready(entry: dict) -> bool:
     """Whether a file can take its new state: staged whole, or already in place."""
     wanted = entry["sha256"]
-    return wanted is None or wanted in (_sha(Path(entry["staged"])), _sha(Path(entry["path"])))
-
-
-def _sha(path: Path) -> str | None:
-    """The SHA-256 of the regular file at ``path`` (never through a link, never a pipe)."""
-    try:
-        handle = regular.open_regular(path)
-    except OSError:
-        return None
-    digest = hashlib.sha256()
-    with os.fdopen(handle, "rb") as file:
-        try:
-            while chunk := file.read(CHUNK):
-                digest.update(chunk)
-        except OSError:
-            return None
-    return digest.hexdigest()
-
-
-CHUNK = 1024 * 1024
+    return wanted is None or wanted in (
+        regular.sha256(Path(entry["staged"])),
+        regular.sha256(Path(entry["path"])),
+    )
 
 
 def _swap(files: list[dict], *, stopped: bool) -> None:
@@ -262,7 +246,9 @@ def _swap(files: list[dict], *, stopped: bool) -> None:
         if entry["sha256"] is None:
             path.unlink(missing_ok=True)
             staged.unlink(missing_ok=True)
-        elif _sha(staged) == entry["sha256"]:  # a regular file, whole: never a pipe or link
+        elif (
+            regular.sha256(staged) == entry["sha256"]
+        ):  # a regular file, whole: never a pipe or link
             os.replace(staged, path)
         else:  # the new file is already in place: what is left under the staged name goes
             staged.unlink(missing_ok=True)
@@ -277,7 +263,7 @@ def _undo(files: list[dict]) -> None:
     """Put back the kept copy of each file whose new state is already in place."""
     for entry in files:
         path, kept = Path(entry["path"]), Path(entry["kept"])
-        if entry["sha256"] is None or _sha(path) != entry["sha256"]:
+        if entry["sha256"] is None or regular.sha256(path) != entry["sha256"]:
             continue
         copy = _kept(kept)
         if copy is not None:
