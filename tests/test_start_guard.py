@@ -7,7 +7,10 @@ the owner's card files. The box is started as ``tableside run`` starts it (``ope
 failed, and every acknowledged action is still in the journal.
 """
 
+import hashlib
+import json
 import shutil
+from pathlib import Path
 
 import pytest
 from fault_count import count, journal_games
@@ -47,6 +50,21 @@ def played(tmp_path_factory):
     return folder, acknowledged
 
 
+def _plan(folder, aside=None) -> None:
+    """A restore plan in the state folder: the journal's new state already in place, its
+    copy to be kept in ``aside`` (by default one a restore of this box makes)."""
+    journal = folder / "journal.sqlite"
+    aside = aside or folder / f"{swap.ASIDE}20261202-000000"
+    entry = {
+        "path": str(journal),
+        "staged": f"{journal}{swap.STAGED}",
+        "sha256": hashlib.sha256(journal.read_bytes()).hexdigest(),
+        "kept": str(Path(aside) / "journal.sqlite"),
+    }
+    plan = {"aside": str(aside), "files": [entry], "swap": True}
+    (folder / swap.MARKER).write_text(json.dumps(plan))
+
+
 def _start(folder):
     journal, outcome = open_journal(folder / "journal.sqlite")
     outcome.log()
@@ -79,8 +97,8 @@ def test_a_state_source_that_fails_at_start_still_reaches_home(
 ):
     folder = tmp_path / "state"
     shutil.copytree(played[0], folder)
-    if source == "a restore cut short":  # a marker, so that the restore's work runs
-        (folder / swap.MARKER).write_text('{"files": [], "aside": "x", "swap": true}')
+    if source == "a restore cut short":  # a plan this box writes, so that its work runs
+        _plan(folder)
     owner, name, says = SOURCES[source]
     monkeypatch.setattr(owner, name, _raise)
     journal, outcome, app = _start(folder)
@@ -117,5 +135,20 @@ def test_a_journal_whose_check_failed_refuses_every_write_and_keeps_its_games(
     try:
         assert outcome.kind == "sound"
         assert journal_games(journal) == played[1]
+    finally:
+        close_journal(journal)
+
+
+def test_a_restore_plan_this_box_did_not_write_is_told_and_changes_nothing(played, tmp_path):
+    folder = tmp_path / "state"
+    shutil.copytree(played[0], folder)
+    _plan(folder, aside=tmp_path / f"{swap.ASIDE}elsewhere")  # copies kept outside the box
+    journal, outcome, app = _start(folder)
+    try:
+        counted = count(app, played[1])
+        assert counted.running and counted.lost == 0, counted
+        assert "A restore this box did not start was set aside" in counted.screen, counted
+        assert not (folder / swap.MARKER).exists()
+        assert len(list(folder.glob("restore-under-way.refused-*.json"))) == 1
     finally:
         close_journal(journal)

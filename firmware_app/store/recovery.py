@@ -67,6 +67,7 @@ class Outcome:
     reason: str = ""  # for "unwritable": full, read-only or io
     refused: tuple[str, ...] = ()  # what stood at the journal's names, not a file: set aside
     foreign: tuple[Path, ...] = ()  # other boxes' backups, set aside unused
+    plan: str = ""  # why a restore plan this box did not write was set aside, untouched
 
     def log(self) -> None:
         for what in (*self.refused, *self.foreign):
@@ -98,6 +99,8 @@ class Outcome:
             )
         for path in self.foreign:
             lines.append(t("A backup of another box was set aside: {name}.", name=path.name))
+        if self.plan:
+            lines.append(t("A restore this box did not start was set aside; nothing changed."))
         return lines + self._state(t)
 
     def _state(self, t) -> list[str]:
@@ -145,12 +148,12 @@ def open_journal(path: Path, owner: Path | None = None) -> tuple[Journal, Outcom
     stop: the marker it removes tells the next start whether the daemon stopped cleanly.
     """
     path = Path(path)
-    refused, problems = [], []
+    refused, problems, plans = [], [], []
     # Before the journal opens, each on its own: one that fails (an unwritable folder, or
     # a failure nothing foresaw, logged) skips none of the others, and the check still runs.
     for step in (
         lambda: refused.extend(markers.refuse_irregular(path)),  # first: nothing hangs
-        lambda: finish_restore(path, owner),  # a restore cut short: finished or undone
+        lambda: plans.append(finish_restore(path, owner)),  # finished, undone or refused
         lambda: problems.extend(markers.finish_install(path, identity.read_mirror(path))),
         lambda: markers.clean_scratch(path),
         lambda: rolling_backups.settle_archive(path),
@@ -166,9 +169,10 @@ def open_journal(path: Path, owner: Path | None = None) -> tuple[Journal, Outcom
     except Exception as error:  # the check itself failed: never a start that loops
         LOG.exception("the journal's check failed")
         return _refusing(path, error)
-    if refused or problems:
-        found = (*outcome.problems, *refused, *problems)
-        outcome = replace(outcome, refused=tuple(refused), problems=found)
+    plan = next(filter(None, plans), "")  # a plan refused: the panel says so
+    if refused or problems or plan:
+        found = (*outcome.problems, *refused, *problems, *filter(None, [plan]))
+        outcome = replace(outcome, refused=tuple(refused), problems=found, plan=plan)
     try:
         identity.ensure(journal, lambda: _carried(path))
     except Exception:  # the identity waits for the next start; the games are in place

@@ -94,7 +94,7 @@ def _stage(staged: Path, data: bytes, path: Path) -> None:
             os.chown(staged, was.st_uid, was.st_gid)
 
 
-def finish_restore(journal: Path, owner: Path | None = None) -> None:
+def finish_restore(journal: Path, owner: Path | None = None) -> str | None:
     """Bring a restore cut short to one whole state; run at every start before the journal
     opens (``recovery.open_journal``).
 
@@ -103,7 +103,8 @@ def finish_restore(journal: Path, owner: Path | None = None) -> None:
     under way (every new file was staged whole) is finished; a restore cut before it, or
     whose staged files are no longer whole, leaves the old state as it was. The staged and
     temporary files go either way, and so do the copies an undone restore made. A marker
-    this box cannot have written is refused: nothing is touched, the marker is set aside.
+    this box cannot have written is refused: nothing is touched, the marker is set aside,
+    and why is returned for the panel.
     """
     journal = Path(os.path.normpath(Path(journal).absolute()))
     owner = None if owner is None else Path(os.path.normpath(Path(owner).absolute()))
@@ -117,7 +118,7 @@ def finish_restore(journal: Path, owner: Path | None = None) -> None:
         plan = str(error)
     except OSError as error:  # unreadable now (permissions, I/O): the next start tries again
         LOG.error("%s cannot be read (%s): left as it is, no restore finished", marker, error)
-        return
+        return None
     files: list[dict] = []
     try:
         if plan is not None:
@@ -130,6 +131,7 @@ def finish_restore(journal: Path, owner: Path | None = None) -> None:
         _sweep(state_dir, files)
     except OSError as error:  # a storage that refuses writes: the next start tries again
         LOG.error("a restore cut short cannot be finished now: %s", error)
+    return plan if isinstance(plan, str) else None
 
 
 # The marker names the aside folder and two files (four names each, at most PATH_MAX =
