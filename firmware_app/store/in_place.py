@@ -22,9 +22,9 @@ import logging
 import os
 import sqlite3
 import tempfile
-import time
 from pathlib import Path
 
+from firmware_app.store import regular
 from firmware_app.store.atomic import sync_folder
 from firmware_app.store.faults import JournalError, StorageError
 
@@ -158,11 +158,7 @@ def _keep_foreign(path: Path, opened: Where) -> list[Path]:
     ]
     if not strangers:
         return []
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    target, number = path.with_name(f"{path.stem}.foreign-{stamp}{path.suffix}"), 1
-    while any(_side(target, suffix).exists() for suffix in FILES[:2]):
-        number += 1
-        target = path.with_name(f"{path.stem}.foreign-{stamp}-{number}{path.suffix}")
+    target = regular.aside_name(path, "foreign", FILES[:2])
     kept = []
     for suffix in strangers:
         os.rename(_side(path, suffix), _side(target, suffix))

@@ -31,7 +31,6 @@ import logging
 import os
 import re
 import shutil
-import time
 from pathlib import Path
 
 from firmware_app.store import identity, regular, rolling_backups
@@ -124,12 +123,7 @@ def keep_aside(path: Path) -> list[Path]:
     cut never leaves half a copy under the kept name; the originals stay
     until the fresh journal replaces them.
     """
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    target = path.with_name(f"{path.stem}.damaged-{stamp}{path.suffix}")
-    number = 1
-    while any(os.path.lexists(side(target, suffix)) for suffix in ("", *SIDE_FILES)):
-        number += 1
-        target = path.with_name(f"{path.stem}.damaged-{stamp}-{number}{path.suffix}")
+    target = regular.aside_name(path, "damaged", ("", *SIDE_FILES))
     kept = []
     for suffix in ("", "-wal"):  # the -shm index is rebuilt from the log: not worth keeping
         if side(path, suffix).exists():
@@ -152,12 +146,7 @@ def refuse_irregular(path: Path) -> list[str]:
 
 def refuse(path: Path, kind: str) -> Path:
     """Rename ``path`` (the link, folder or pipe itself) to ``<stem>.refused-TIME...``."""
-    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    stem, dot, rest = path.name.partition(".")
-    target, number = path.with_name(f"{stem}.refused-{stamp}{dot}{rest}"), 1
-    while os.path.lexists(target):
-        number += 1
-        target = path.with_name(f"{stem}.refused-{stamp}-{number}{dot}{rest}")
+    target = regular.aside_name(path, "refused")
     os.rename(path, target)
     LOG.warning("%s is %s, not a regular file: set aside as %s", path, kind, target.name)
     return target

@@ -242,7 +242,7 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
     problems = journal.check() if whole else journal.check_live()
     if not problems:
         rows = read_rows(path) if whole else read_live_rows(path)
-        problems = rows.problems + content_problems(rows) + _another_box(path)
+        problems = rows.problems + content_problems(rows) + _another_box(rows, path)
     if not problems:
         _drop(recheck(path))
         unfinished = sum(row.get("outcome") is None for row in rows.games().values())
@@ -253,14 +253,19 @@ def _open(path: Path) -> tuple[Journal, Outcome]:
     return _rebuild(path, problems, "damaged", kept)
 
 
-def _another_box(path: Path) -> list[str]:
+def _another_box(rows: Rows, path: Path) -> list[str]:
     """A journal that carries another box's identity than the mirror's: another box's log
     beside ours is whole by its own sums, and SQLite applies it; the result passes every
     other check. (A restore makes the mirror follow the restored journal: ``swap.py``.)"""
-    carried, ours = identity.in_file(path)[0], identity.read_mirror(path)
+    carried, ours = _carried_box(rows), identity.read_mirror(path)
     if carried and ours and carried != ours:
         return [f"the journal carries another box's identity ({carried}; this box is {ours})"]
     return []
+
+
+def _carried_box(rows: Rows) -> str | None:
+    """The identity a journal's rows carry in its settings; None when none is readable."""
+    return identity.valid(json_value(rows.settings().get(identity.KEY, {}).get("value")))
 
 
 def _not_ours(path: Path) -> str:
@@ -399,8 +404,7 @@ def _box(path: Path, found: list[Rows]) -> str | None:
     if (box := identity.read_mirror(path)) is not None:
         return box
     for rows in found:
-        box = identity.valid(json_value(rows.settings().get(identity.KEY, {}).get("value")))
-        if box is not None:
+        if (box := _carried_box(rows)) is not None:
             return box
     return _carried(path)
 

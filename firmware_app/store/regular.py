@@ -10,6 +10,7 @@ on its open descriptor, so what is read is what was checked.
 import hashlib
 import os
 import stat
+import time
 from pathlib import Path
 
 _KINDS = (
@@ -110,3 +111,17 @@ def sha256(path: Path) -> str | None:
         except OSError:
             return None
     return digest.hexdigest()
+
+
+def aside_name(path: Path, word: str, sides: tuple[str, ...] = ("",)) -> Path:
+    """Where a file set aside goes: ``<stem>.<word>-YYYYMMDD-HHMMSS<rest>`` beside it
+    (``journal.damaged-….sqlite``, ``journal.refused-….sqlite-wal``), UTC, with ``-2``,
+    ``-3`` … until nothing stands at it with any of ``sides`` appended: the name says why
+    and when, and never lands on another file."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
+    stem, dot, rest = path.name.partition(".")
+    target, number = path.with_name(f"{stem}.{word}-{stamp}{dot}{rest}"), 1
+    while any(os.path.lexists(f"{target}{side}") for side in sides):
+        number += 1
+        target = path.with_name(f"{stem}.{word}-{stamp}-{number}{dot}{rest}")
+    return target

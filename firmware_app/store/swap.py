@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import stat
-import time
 from collections.abc import Callable
 from pathlib import Path
 
@@ -202,12 +201,7 @@ def _normal(name: object) -> Path | None:
 
 def _refuse(marker: Path, why: str) -> None:
     """Set a marker this box cannot trust aside, never following a link: nothing else moves."""
-    when = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
-    aside = marker.with_name(f"restore-under-way.refused-{when}.json")
-    for number in range(1, 100):
-        if not os.path.lexists(aside):
-            break
-        aside = marker.with_name(f"restore-under-way.refused-{when}-{number}.json")
+    aside = regular.aside_name(marker, "refused")
     os.rename(marker, aside)  # moves a link or a pipe itself, never what it names
     sync_folder(marker.parent)
     LOG.error("%s refused, nothing restored or removed (moved to %s): %s", marker, aside, why)
