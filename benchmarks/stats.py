@@ -30,9 +30,9 @@ from report import report
 ROOT = Path(__file__).parent.parent
 sys.path.insert(0, str(ROOT))
 
+from firmware_app.session import summary  # noqa: E402
 from firmware_app.store.journal import Journal  # noqa: E402
 from firmware_app.store.statistics import Stats  # noqa: E402
-from firmware_app.transfer.results import summary  # noqa: E402
 from rules.record import replay  # noqa: E402
 
 NAMES = ("Ala", "Olek", "Iza", "Kuba", "Gosia", "Filip", "Adam", "Monika")

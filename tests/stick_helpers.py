@@ -4,7 +4,7 @@ import os
 import time
 
 from firmware_app.flows.shared.stick import StickWatch
-from firmware_app.transfer.stick import MOUNTED, RELEASE, RELEASED, StickPort
+from firmware_app.transfer.stick_port import MOUNTED, RELEASE, RELEASED, StickPort
 
 
 class FakeUnit:

@@ -18,13 +18,12 @@ from firmware_app import session as session_module
 from firmware_app.app import App
 from firmware_app.flows.start import start_screen
 from firmware_app.loop import Loop
-from firmware_app.session import Session
+from firmware_app.session import Session, summary
 from firmware_app.store import rolling_backups
 from firmware_app.store.catalogue_files import load
 from firmware_app.store.housekeeping import Keeper, check_after_start
 from firmware_app.store.journal import Journal
 from firmware_app.store.recovery import close_journal, open_journal, recheck
-from firmware_app.transfer.results import summary
 from hw.buttons import FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader

@@ -25,7 +25,8 @@ from firmware_app.store.journal import Journal
 from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.store.state_check import check_settings
 from firmware_app.store.statistics import Stats, cache_of
-from firmware_app.transfer.results import import_record, write_results
+from firmware_app.transfer.record_import import import_record
+from firmware_app.transfer.results import write_results
 from firmware_app.ui.screens import Notice
 from firmware_app.words.score_sheet import demo_label
 from rules.pingwiny.options import SOURCES

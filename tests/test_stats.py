@@ -15,7 +15,8 @@ from firmware_app.cli.main import main
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
 from firmware_app.store.statistics import CHUNK, Stats
-from firmware_app.transfer.results import csv_text, import_record, score_app_json, write_results
+from firmware_app.transfer.record_import import import_record
+from firmware_app.transfer.results import csv_text, score_app_json, write_results
 
 
 @pytest.fixture

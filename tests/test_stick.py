@@ -11,7 +11,7 @@ from stick_helpers import FakeUnit, screen_text, wait_for, watch
 from firmware_app.flows.shared.stats import open_stats
 from firmware_app.runners.headless import Headless
 from firmware_app.transfer.box_backup import find_backup
-from firmware_app.transfer.stick import MOUNTED, RELEASE
+from firmware_app.transfer.stick_port import MOUNTED, RELEASE
 
 
 @pytest.fixture

@@ -16,7 +16,8 @@ from stats_helpers import known_games
 from stick_helpers import screen_text, wait_for, watch
 
 from firmware_app.runners.headless import Headless
-from firmware_app.transfer.stick import MOUNTED, write_stick_results
+from firmware_app.transfer.stick import write_stick_results
+from firmware_app.transfer.stick_port import MOUNTED
 
 SCRIPT = Path(__file__).resolve().parents[1] / "systemd" / "tableside-stick"
 OWNER = "nobody"  # stands for the tableside user: the written folder must become theirs

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 from test_systemd import ANALYZE, unit_copy_with_existing_binary
 
-from firmware_app.transfer.stick import MOUNTED, RELEASE, RELEASED, RUN, StickPort
+from firmware_app.transfer.stick_port import MOUNTED, RELEASE, RELEASED, RUN, StickPort
 
 SYSTEMD = Path(__file__).resolve().parents[1] / "systemd"
 SCRIPT = SYSTEMD / "tableside-stick"

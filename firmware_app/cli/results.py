@@ -14,7 +14,8 @@ from firmware_app.cli.common import CommandError, state_dir
 from firmware_app.store.faults import JournalError
 from firmware_app.store.journal import Journal
 from firmware_app.store.statistics import Stats, cache_of
-from firmware_app.transfer.results import RecordImportError, import_record, overview, write_results
+from firmware_app.transfer.record_import import RecordImportError, import_record
+from firmware_app.transfer.results import overview, write_results
 
 VERBS = {"stats": "show", "export": "export"}
 

@@ -50,7 +50,7 @@ def run(config_path: str | None, *, first_frame: bool = False, home: bool = Fals
     from firmware_app.runners.parts import Problem, build_part, fix_for
     from firmware_app.store.housekeeping import Keeper
     from firmware_app.store.recovery import close_journal, open_journal
-    from firmware_app.transfer.stick import StickPort
+    from firmware_app.transfer.stick_port import StickPort
     from hw.buttons import REFERENCE_PINS, FakeButtons, build_buttons
     from hw.buzzer import NoBuzzer, build_buzzer
     from hw.rfid import build_reader

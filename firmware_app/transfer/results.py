@@ -13,10 +13,8 @@ import json
 import time
 from pathlib import Path
 
-from firmware_app.session import summary
 from firmware_app.store.atomic import write_atomically
 from firmware_app.words.score_sheet import seat_name
-from rules.record import RecordError, replay
 
 GAME_NAMES = {
     ("pingwiny", "family"): "Pingwiny z Madagaskaru (family)",
@@ -27,10 +25,6 @@ CSV_COLUMNS = (
     "date", "game", "variant", "game_id", "seat", "player", "penguin", "score", "breakdown",
     "winner", "demo_deck",
 )  # fmt: skip
-
-
-class RecordImportError(ValueError):
-    """A record that cannot be added to the journal: says which file and why."""
 
 
 def stamp(seconds: float) -> str:
@@ -121,22 +115,3 @@ def overview(stats, game: str | None = None, variant: str | None = None) -> dict
         "players": [stats.player(name, game, variant) for name in stats.players()],
         "last_games": stats.last_games(10, game, variant),
     }
-
-
-def import_record(journal, path: Path, now: float) -> int:
-    """Add one finished game record to the journal; refuse one already there, or unfinished."""
-    try:
-        record = json.loads(Path(path).read_text(encoding="utf-8"))
-        result = replay(record)
-    except OSError as error:
-        raise RecordImportError(f"{path}: cannot read: {error.strerror}") from None
-    except (ValueError, RecordError) as error:
-        raise RecordImportError(f"{path}: not a game record that replays: {error}") from None
-    if result.final.phase != "over":
-        raise RecordImportError(f"{path}: the game is not finished; only finished ones are")
-    existing = journal.find_finished(record)
-    if existing is not None:
-        raise RecordImportError(f"{path}: already in the journal as game {existing}")
-    played = record.get("played") or {}
-    started, ended = played.get("started", now), played.get("ended", now)
-    return journal.import_finished(record, summary(result.game, result.final), started, ended)
