@@ -264,9 +264,9 @@ def test_an_abandoned_game_is_kept_closed_and_exported_as_abandoned(journal, tmp
         "outcome": "abandoned",
         "played": {"started": 100.0, "ended": 400.0},
     }
-    written = journal.export_all(tmp_path / "export")
-    assert written == [tmp_path / "export" / f"game-{game:05d}-abandoned.json"]
-    assert json.loads(written[0].read_text(encoding="utf-8")) == exported
+    files = journal.export_files()
+    assert list(files) == [f"game-{game:05d}-abandoned.json"]
+    assert json.loads(files[f"game-{game:05d}-abandoned.json"].decode()) == exported
 
 
 @pytest.mark.parametrize(
@@ -427,16 +427,14 @@ def test_the_exported_record_replays_to_the_state_the_table_saw(journal, demo_re
     assert replay(exported).final == state
 
 
-def test_export_all_writes_one_file_per_finished_game(journal, tmp_path):
+def test_export_files_hold_one_record_per_finished_game(journal):
     done = play(journal, "draw", "visit chimp")
     journal.finish(done, {}, now=2.0)
     play(journal, "draw")
-    folder = tmp_path / "export"
-    written = journal.export_all(folder)
-    assert written == [folder / f"game-{done:05d}.json"]
-    assert json.loads(written[0].read_text(encoding="utf-8")) == journal.export(done)
-    assert sorted(os.listdir(folder)) == [f"game-{done:05d}.json"]
-    assert journal.export_all(folder) == written
+    files = journal.export_files()
+    assert list(files) == [f"game-{done:05d}.json"]
+    assert json.loads(files[f"game-{done:05d}.json"].decode()) == journal.export(done)
+    assert journal.export_files() == files
 
 
 # ------------------------------------------------------------- settings

@@ -5,13 +5,11 @@ lasting document of a game (``docs/game-record.md``), read on its own.
 """
 
 import json
-import os
 import sqlite3
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from firmware_app.store.atomic import write_atomically
 from firmware_app.store.faults import JournalError
 from firmware_app.store.sealed import dumps, seal
 
@@ -74,21 +72,13 @@ class Exchange:
                 return game_id
         return None
 
-    def export_all(self, folder: str | os.PathLike[str]) -> list[Path]:
-        """Write each ended game to ``folder/game-NNNNN.json``; return the paths.
-
-        An abandoned game's file is ``game-NNNNN-abandoned.json``.
-
-        Each file is written atomically, so a power cut leaves either the old
-        file or the new one; exporting again rewrites the same names.
-        """
-        target = Path(folder)
-        target.mkdir(parents=True, exist_ok=True)
-        written = []
+    def export_files(self) -> dict[str, bytes]:
+        """Each ended game's record as ``game-NNNNN.json`` (an abandoned one's
+        ``game-NNNNN-abandoned.json``): the names and bytes a writer puts in a folder, so that
+        exporting again rewrites the same names."""
+        files = {}
         for game in self.ended_games():
             mark = "-abandoned" if game.outcome == "abandoned" else ""
-            path = target / f"game-{game.id:05d}{mark}.json"
             text = json.dumps(self.export(game.id), ensure_ascii=False, indent=2) + "\n"
-            write_atomically(path, text.encode("utf-8"))
-            written.append(path)
-        return written
+            files[f"game-{game.id:05d}{mark}.json"] = text.encode("utf-8")
+        return files

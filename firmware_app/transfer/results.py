@@ -91,20 +91,28 @@ def score_app_json(stats) -> dict:
     }
 
 
-def write_results(journal, stats, folder: Path) -> list[Path]:
-    """Every finished game's record, the CSV, the apps' JSON and the statistics, in ``folder``."""
-    folder = Path(folder)
+def result_files(journal, stats) -> dict[str, bytes]:
+    """Every finished game's record, the CSV, the apps' JSON and the statistics: name to bytes."""
     stats.refresh()
-    written = journal.export_all(folder)
-    files = {
+    files = journal.export_files()
+    texts = {
         "results.csv": csv_text(stats),
         "results-scorekeeping.json": json.dumps(score_app_json(stats), ensure_ascii=False),
         "statistics.json": json.dumps(overview(stats), ensure_ascii=False, indent=2),
     }
-    for name, text in files.items():
-        path = folder / name
-        write_atomically(path, (text + ("" if text.endswith("\n") else "\n")).encode("utf-8"))
-        written.append(path)
+    for name, text in texts.items():
+        files[name] = (text + ("" if text.endswith("\n") else "\n")).encode("utf-8")
+    return files
+
+
+def write_results(journal, stats, folder: Path) -> list[Path]:
+    """:func:`result_files` written in ``folder``, each file atomically; returns their paths."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written = []
+    for name, data in result_files(journal, stats).items():
+        write_atomically(folder / name, data)
+        written.append(folder / name)
     return written
 
 
