@@ -18,7 +18,7 @@
 #
 # Where udev or systemd is not running (an image built in a chroot), the
 # rules and units are installed and enabled, and what only a running system
-# can do (reload them, make /run/tableside, restart) is left to the next
+# can do (reload them, make the /run folders, restart) is left to the next
 # boot, said in one note.
 #
 # TABLESIDE_ROOT moves every path the script reads, writes or runs from
@@ -393,14 +393,14 @@ install_unit() {
 # --- USB stick ------------------------------------------------------------------
 # Results and backups on a USB stick (docs/install.md, "A USB stick"): a udev rule
 # starts tableside-stick@.service, whose script mounts the stick on
-# /run/tableside/stick for the daemon. Each line: source in systemd/, target, mode.
+# /run/tableside-stick/stick for the daemon. Each line: source in systemd/, target, mode.
 STICK_FILES="99-tableside-usb.rules /etc/udev/rules.d/99-tableside-usb.rules 0644
 tableside-stick@.service /etc/systemd/system/tableside-stick@.service 0644
 tableside-stick /usr/local/libexec/tableside-stick 0755
 tableside-tmpfiles.conf /etc/tmpfiles.d/tableside.conf 0644"
 
 install_stick() {
-	step "USB stick: udev rule, tableside-stick@.service, /run/tableside"
+	step "USB stick: udev rule, tableside-stick@.service, the folders in /run"
 	local source target mode changed=0
 	while read -r source target mode; do
 		if ! cmp -s "$SOURCE/systemd/$source" "$ROOT$target"; then
@@ -409,7 +409,7 @@ install_stick() {
 		fi
 	done <<<"$STICK_FILES"
 	if ((changed)); then
-		# At every boot systemd makes /run/tableside from the tmpfiles.d file itself.
+		# At every boot systemd makes both folders from the tmpfiles.d file itself.
 		run_live systemd systemd-tmpfiles --create "$ROOT/etc/tmpfiles.d/tableside.conf"
 		run_live udev udevadm control --reload
 		run_live systemd systemctl daemon-reload

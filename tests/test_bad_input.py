@@ -14,8 +14,9 @@ and main loop on ``hw``'s fakes). Besides the script commands of
 - ``choose LABEL``: UP/DOWN to the menu item so labelled, then OK, as a
   player reading the panel would (nothing if the screen has no such item);
 - ``chord A B``: two buttons pressed and released together;
-- ``idle SECONDS``: the virtual clock jumps, as if the loop had slept (what
-  a quiet spell does, the panel's sleep, depends on the time, not on ticks).
+- ``idle SECONDS``: a quiet spell, the script's ``wait`` (``Headless.wait``,
+  which moves the clock over the ticks where nothing can happen; the panel
+  may go to sleep).
 
 Four profiles mix them differently: a wanderer that first tours every
 corner (help, settings and a language switch, a refused correction,
@@ -28,6 +29,7 @@ the app's state. A failure names the profile, the line and the lines before
 it; ``run_stream`` with the same profile fails the same way again.
 """
 
+import math
 import random
 from collections import Counter
 from dataclasses import dataclass
@@ -37,7 +39,9 @@ import pytest
 from advanced_helpers import token_total as advanced_token_total
 from family_helpers import token_total
 from screen_helpers import choose as pick
+from stats_helpers import known_games, more_games
 
+from firmware_app.flows.shared import stats_counting
 from firmware_app.runners.autopilot import Autopilot, new_game_script
 from firmware_app.runners.headless import TICK, Headless
 from firmware_app.store.catalogue_files import load
@@ -281,8 +285,7 @@ def run_line(sim: Headless, pilot: Autopilot, line: str) -> None:
             sim.buttons.release(name, sim.now)
         sim.run_for(0.1)
     elif verb == "idle":
-        sim.now = round(sim.now + float(args[0]), 6)
-        sim.run_for(TICK)
+        sim.wait(float(args[0]))
     else:
         sim.command(line)
 
@@ -451,3 +454,129 @@ def test_the_streams_reach_every_corner_of_the_app(streams):
     languages = set().union(*(o.languages for o in outcomes.values()))
     assert languages == {"pl", "en"}
     assert outcomes["finisher"].finished_games >= 1
+
+
+# ----------------------------------------------------------- a wait, ticked or not
+#
+# ``Headless.wait`` (a script's ``wait``) moves the clock over the ticks where nothing can
+# happen. Each case below runs the same inputs twice, from the same state, once ticking the
+# loop every 10 ms (``run_for``) and once with ``wait``: what the panel showed and received,
+# when it slept, the clock and the journal must be the same.
+
+
+def _sleep_soon(sim: Headless) -> None:
+    sim.app.set_setting("sleep_minutes", 2)  # the shortest sleep the settings offer
+
+
+def _button_down(sim: Headless) -> None:
+    sim.command("press ok")  # New game: a menu where DOWN repeats
+    sim.buttons.press("down", sim.now)  # released after the wait, by ``_after``
+
+
+def _let_go_in_the_lock_out(sim: Headless) -> None:
+    sim.command("press ok")  # New game: BACK, let go, goes home
+    # Between ticks, as a pin's callback stamps them: the press is confirmed 10 ms after it
+    # closed, and the release falls in the 20 ms lock-out that follows, so it is taken as
+    # the lock-out ends, 25 ms after the last edge, in the wait's fourth tick.
+    sim.buttons.press("back", sim.now + 0.005)
+    sim.buttons.release("back", sim.now + 0.02)
+
+
+def _tag_laid(sim: Headless) -> None:
+    sim.reader.present("04A1B2C3", sim.now)  # seen at the wait's first tick
+
+
+def _unplugged(sim: Headless) -> None:
+    sim.display.unplug()
+    sim.command("press down")  # a new frame finds no panel: tried again, less and less often
+
+
+def _in_a_game(sim: Headless) -> None:
+    _sleep_soon(sim)
+    for line in short_game(table=False):
+        sim.command(line)
+
+
+def _counting(sim: Headless) -> None:
+    known_games(sim.journal)
+    more_games(sim.journal, 40)
+    sim.app.home()
+    choose(sim, "Statistics")  # a slow screen: a game counted a tick (see the test)
+
+
+WAITS = {  # what comes before the wait, and how long it is
+    "a quiet box goes to sleep": (_sleep_soon, 125),
+    "a button held down repeats": (_button_down, 2),
+    "BACK let go in the lock-out": (_let_go_in_the_lock_out, 5),
+    "a tag just laid": (_tag_laid, 20),
+    "a lost panel": (_unplugged, 40),
+    "in a game": (_in_a_game, 130.005),
+    "the statistics counted": (_counting, 2),
+}
+
+
+def _after(sim: Headless) -> bool:
+    """What follows the wait: a button let go, a tag taken off, the panel back, a press
+    that wakes the panel, another that acts. Whether the panel was found again within
+    1.5 s (a lost panel is tried again after 0.5 s, then twice as long each time)."""
+    for name in list(sim.buttons.down):
+        sim.buttons.release(name, sim.now)
+    sim.reader.remove(sim.now)
+    sim.display.plug()
+    sim.run_for(1.5)
+    found = sim.display.fault is None
+    sim.press("ok", 2)
+    return found
+
+
+def _waited(folder: Path, before, seconds: float, way: str) -> tuple[tuple, int]:
+    """What the box shows and keeps after ``before``, a wait of ``seconds`` done ``way``,
+    and ``_after``; and how many ticks the loop ran in the wait."""
+    sim = Headless(folder, language="en", seed=5)
+    try:
+        before(sim)
+        ticks, slept = [], []
+        tick, sleep = sim.loop.tick, sim.display.sleep
+        sim.loop.tick = lambda now: ticks.append(now) or tick(now)  # counted, then run
+        sim.display.sleep = lambda: slept.append(sim.now) or sleep()  # when, then done
+        getattr(sim, way)(seconds)
+        sim.loop.tick = tick
+        then = (sim.now, sim.loop.last_input, sim.screen, sim.display.asleep)  # as it ends
+        found = _after(sim)
+        session = sim.app.session
+        actions = sim.journal.record(session.game_id)["actions"] if session else None
+        shown = tuple(image.tobytes() for image in sim.display.frames)
+        seen = (then, sim.now, sim.loop.last_input, slept, found, sim.frames, shown)
+        return (*seen, sim.buttons.history, sim.reader.history, actions), len(ticks)
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("case", list(WAITS))
+def test_a_wait_ends_as_the_loop_ticking_through_it_does(case, tmp_path, monkeypatch):
+    monkeypatch.setattr(stats_counting, "SLICE_GAMES", 1)  # counted a game a tick, in order
+    before, seconds = WAITS[case]
+    ticked, every = _waited(tmp_path / "ticked", before, seconds, "run_for")
+    waited, run = _waited(tmp_path / "waited", before, seconds, "wait")
+    assert waited == ticked
+    assert every == math.ceil(seconds / TICK - 1e-6)
+    if case in ("a quiet box goes to sleep", "a tag just laid", "in a game"):
+        assert run < 10  # a few ticks: at the start, before the sleep, before the end
+    if case == "a button held down repeats":
+        assert run == every  # never moved over while a button is down
+
+
+def test_a_wait_sleeps_the_panel_at_the_tick_the_loop_would(tmp_path):
+    sim = Headless(tmp_path, language="en")
+    try:
+        _sleep_soon(sim)
+        assert sim.now == sim.loop.last_input == TICK  # the first tick: nothing pressed since
+        sim.wait(120.0)  # to 120.01 s: two minutes since, not more
+        assert not sim.display.asleep
+        sim.wait(TICK)  # more than two minutes: the loop puts the panel to sleep
+        assert sim.display.asleep and sim.now == 120.02
+        sim.wait(3600)
+        sim.press("ok")  # wakes the panel, and does nothing else
+        assert not sim.display.asleep and sim.screen.startswith("[Tableside]")
+    finally:
+        sim.close()

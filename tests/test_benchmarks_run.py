@@ -53,8 +53,7 @@ def test_startup_compares_the_first_frame_and_the_home_menu_with_a_bare_pillow_i
     result = run("startup.py", "--runs", "1")
     for key in ("startup_ratio", "first_frame_ms", "home_ratio", "home_ms", "baseline_ms"):
         assert positive(result[key]), key
-    assert result["first_frame_ms"] < result["home_ms"]
-    assert result["runs"] == 1
+    assert result["runs"] == 1  # two timings of one run each: no order between them holds
 
 
 def test_memory_reads_the_peak_of_a_child_that_played():

@@ -384,7 +384,7 @@ def test_an_owner_teaches_an_effect(in_tmp: Path) -> None:
     effect = {"do": "bonus_per_type", "type": "bird", "points": 1}
     save_owner_card("owner.toml", {"id": "bolo", "advanced": {"effect": effect}})
     text = (in_tmp / "owner.toml").read_text(encoding="utf-8")
-    assert 'advanced.effect = { do = "bonus_per_type", type = "bird", points = 1 }' in text
+    assert 'advanced.effect = {do = "bonus_per_type", type = "bird", points = 1}' in text
     bolo = load(["owner.toml"], demo=False).figurant("bolo").advanced.effect
     assert bolo == Effect("bonus_per_type", (("type", "bird"), ("points", 1)))
 

@@ -1,6 +1,9 @@
 """Owners' catalogue files: exact lines for every problem, the check command, saving."""
 
 import io
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -186,3 +189,164 @@ def test_a_failed_save_leaves_the_old_file_and_no_litter(
         save_owner_card("owner.toml", {"id": "becky", "family": {"points": 5}})
     assert (in_tmp / "owner.toml").read_bytes() == before
     assert [path.name for path in in_tmp.iterdir()] == ["owner.toml"]
+
+
+# ---------------------------------------------------------------- the owner's own layout kept
+
+HAND_WRITTEN = """\
+# Our family's deck, typed in by hand
+[meta]
+game = "pingwiny"  # the only game with cards
+
+# Hans first: we play him most
+[[figurant]]
+id = "hans"
+family.points = 2  # from the corner of the card
+
+# Becky, as printed
+[[figurant]]
+id = "becky"
+family.points = 4
+"""
+
+
+def in_order(lines: list[str], text: str) -> bool:
+    """Whether ``lines`` are lines of ``text``, in this order (others between them)."""
+    rest = iter(text.splitlines())
+    return all(line in rest for line in lines)
+
+
+def test_a_save_keeps_the_owners_comments_and_order(in_tmp: Path) -> None:
+    path = in_tmp / "owner.toml"
+    path.write_text(HAND_WRITTEN, encoding="utf-8")
+    save_owner_card("owner.toml", {"id": "becky", "family": {"type": "enemy"}})
+    save_owner_card("owner.toml", {"id": "hans", "family": {"points": 3}})
+    save_owner_card("owner.toml", {"id": "demo-8", "name": "Moja misja"}, section="mission")
+    text = path.read_text(encoding="utf-8")
+    kept = [line for line in HAND_WRITTEN.splitlines() if line.startswith("#")]
+    assert in_order(kept + ['family.type = "enemy"', "[[mission]]"], text)
+    assert "family.points = 3  # from the corner of the card" in text  # its comment kept
+    # What was added went to its table, not under the comment above the next one:
+    assert '# Hans first: we play him most\n[[figurant]]\nid = "hans"' in text
+    assert '# Becky, as printed\n[[figurant]]\nid = "becky"\nfamily.points = 4\n' in text
+    assert load_raw("owner.toml") == {
+        "meta": {"game": "pingwiny", "kind": "owner", "label": OWNER_LABEL},
+        "figurant": [
+            {"id": "hans", "family": {"points": 3}},
+            {"id": "becky", "family": {"points": 4, "type": "enemy"}},
+        ],
+        "mission": [{"id": "demo-8", "name": "Moja misja"}],
+    }
+    becky = load(["owner.toml"], demo=False).figurant("becky")
+    assert (becky.family.points, becky.family.type) == (4, "enemy")
+    assert [p.name for p in in_tmp.iterdir()] == ["owner.toml"]  # written atomically
+
+
+def test_a_new_owners_file_is_laid_out_as_the_shipped_ones(in_tmp: Path) -> None:
+    card = {"id": "becky", "family": {"points": 4, "cost": {"yellow": 2}}}
+    save_owner_card("owner.toml", card)
+    assert (in_tmp / "owner.toml").read_text(encoding="utf-8") == (
+        '[meta]\ngame = "pingwiny"\nkind = "owner"\n'
+        f'label = "{OWNER_LABEL}"\n\n'
+        '[[figurant]]\nid = "becky"\nfamily.points = 4\nfamily.cost = {yellow = 2}\n'
+    )
+
+
+POPIEL_HAND_WRITTEN = """\
+# Our Król Popiel box
+[meta]
+game = "popiel"
+kind = "owner"
+
+# side A counted twice; side B still to count
+[windows]
+A = 6  # the yellow dots
+"""
+
+
+def test_the_popiel_owners_file_keeps_its_comments(in_tmp: Path) -> None:
+    path = in_tmp / "popiel.toml"
+    path.write_text(POPIEL_HAND_WRITTEN, encoding="utf-8")
+    catalogue_files.save_popiel_owner(path, "windows", {"B": 7})
+    mix = {"plus2": 3, "plus3": 2, "extra": 2, "double": 1}
+    catalogue_files.save_popiel_owner(path, "rewards", mix)
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith(POPIEL_HAND_WRITTEN.removesuffix("\n"))
+    assert "A = 6  # the yellow dots\nB = 7\n" in text
+    box = catalogue_files.load_popiel(False, path)
+    assert (box.windows, box.rewards) == ({"A": 6, "B": 7}, mix)
+
+
+def test_the_toml_library_is_loaded_to_save_not_to_start(in_tmp: Path) -> None:
+    probe = (
+        "import sys\n"
+        "from firmware_app.store import catalogue_files\n"
+        "catalogue_files.load_for_play([])\n"
+        "print('tomlkit' in sys.modules)\n"
+        "catalogue_files.save_owner_card('owner.toml', {'id': 'becky', 'family': {'points': 4}})\n"
+        "print('tomlkit' in sys.modules)\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert done.stdout.split() == ["False", "True"]
+
+
+# ------------------------------------------------------- read within bounds
+
+
+def test_an_owners_file_nested_past_the_bound_is_one_line(in_tmp: Path) -> None:
+    (in_tmp / "deep.toml").write_text("a = " + "[" * 50_000 + "]" * 50_000 + "\n")
+    (in_tmp / "dotted.toml").write_text("a" + ".a" * 40 + " = 1\n")
+    out = io.StringIO()
+    assert check_command(["deep.toml", "dotted.toml"], out) == 1
+    assert out.getvalue().splitlines() == [
+        "deep.toml: nested 50,000 levels deep; at most 32 are read",
+        "dotted.toml: nested 40 levels deep; at most 32 are read",
+    ]
+
+
+def test_an_owners_file_that_is_a_pipe_is_refused_without_waiting(in_tmp: Path) -> None:
+    os.mkfifo(in_tmp / "pipe.toml")
+    with pytest.raises(CatalogueError) as caught:
+        load_raw("pipe.toml")
+    assert [str(problem) for problem in caught.value.problems] == [
+        "pipe.toml: a named pipe, not a regular file"
+    ]
+
+
+def test_an_owners_file_given_as_bytes_is_checked_as_it_is_loaded(in_tmp: Path) -> None:
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4, "type": "enemy"}})
+    data = Path("owner.toml").read_bytes()
+    assert catalogue_files.owner_problems(data, "catalogue.toml") == []
+    wrong = data.replace(b"points = 4", b"points = -4")
+    assert [str(p) for p in catalogue_files.owner_problems(wrong, "catalogue.toml")] == [
+        "catalogue.toml: figurant 'becky': family.points: must be at least 0, got -4"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("[windows]\nA = 21\n", "windows: A: expected a whole number from 1 to 20, got 21"),
+        ("[windows]\nA = 0\n", "windows: A: expected a whole number from 1 to 20, got 0"),
+        ("[rewards]\nplus2 = 9\n", "rewards: plus2: expected a whole number from 0 to 8, got 9"),
+        (
+            "[rewards]\nextra = true\n",
+            "rewards: extra: expected a whole number from 0 to 8, got True",
+        ),
+    ],
+)
+def test_the_popiel_owners_values_are_bounded_as_the_panel_asks(in_tmp, text, problem) -> None:
+    Path("popiel.toml").write_text(text, encoding="utf-8")
+    with pytest.raises(CatalogueError) as caught:
+        catalogue_files.load_popiel(False, "popiel.toml")
+    assert [str(p) for p in caught.value.problems] == [f"popiel.toml: {problem}"]
+    found = catalogue_files.popiel_owner_problems(text.encode(), "popiel.toml")
+    assert [str(p) for p in found] == [f"popiel.toml: {problem}"]
+
+
+def test_the_most_windows_a_popiel_owners_file_holds_are_taken(in_tmp: Path) -> None:
+    catalogue_files.save_popiel_owner("popiel.toml", "windows", {"A": 20, "B": 1})
+    assert catalogue_files.load_popiel(False, "popiel.toml").windows == {"A": 20, "B": 1}
+    assert catalogue_files.popiel_owner_problems(Path("popiel.toml").read_bytes(), "x") == []

@@ -1,6 +1,8 @@
 """The command line: replay, score and catalogue check, as a user runs them."""
 
+import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -204,3 +206,47 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] and result["state"] == final.to_json()
+
+
+COMMANDS = ("replay", "score", "catalogue", "run", "sim", "demo", "export", "stats", "import",
+            "backup", "restore", "selfplay")  # fmt: skip
+
+
+def helped(capsys, argv: list[str]) -> str:
+    with pytest.raises(SystemExit) as exited:
+        main(argv)
+    assert exited.value.code == 0
+    return capsys.readouterr().out
+
+
+def test_help_says_what_the_command_is_and_what_each_command_does_in_plain_text(capsys):
+    out = helped(capsys, ["--help"])
+    assert "``" not in out
+    assert out.startswith("usage: tableside [-h] COMMAND ...\n\nTableside, a board-game assistant")
+    for name in COMMANDS:
+        assert re.search(rf"\n    {name}\s+[a-z]", out), name  # its one-line help
+    assert "tableside COMMAND --help" in out
+
+
+def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
+    """Every command's parser by its words (``catalogue check``), through argparse's actions."""
+    found = {}
+    for action in top._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                found[name] = command
+                found |= {f"{name} {k}": v for k, v in commands(command).items()}
+    return found
+
+
+def test_each_command_describes_itself_and_every_option(capsys):
+    found = commands(parser())
+    assert set(COMMANDS) | {"catalogue check"} == set(found)
+    for words, command in found.items():
+        out = helped(capsys, [*words.split(), "--help"])
+        assert "``" not in out
+        description = out.split("\n\n")[1]
+        assert description[0].isupper() and description.endswith("."), words
+        for action in command._actions:
+            listed = isinstance(action, argparse._SubParsersAction)  # each with its own help
+            assert action.help or listed, f"{words}: {action.dest} has no help"

@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from firmware_app.cli.main import CLOSED_PIPE, main
 from firmware_app.store.catalogue_files import load_popiel
+from firmware_app.store.journal import Journal
 from firmware_app.words.score_sheet import REWARD_NAMES
 from rules.pingwiny.position import PositionError, score_position
 from rules.popiel.game import KINDS, PopielGame, PopielOptions
@@ -29,6 +30,8 @@ ROOT = Path(__file__).parent.parent
 EXAMPLES = ROOT / "examples"
 RECORD = EXAMPLES / "family-3p-seed7.json"
 POSITION = EXAMPLES / "position-iza.json"
+
+DIGITS = "in the digits 0 to 9, with a point or none"  # how a script writes seconds
 
 
 def refused(capsys, argv: list[str], status: int = 1) -> str:
@@ -245,8 +248,8 @@ def test_popiel_replay_names_the_reward_tokens_in_words(tmp_path, capsys):
     ("script", "number", "problem"),
     [
         ("press ok\npress ok 0", 2, "a press count must be at least 1, not 0"),
-        ("wait -5", 1, "wait takes a number of seconds 0 or more, not -5"),
-        ("wait nan", 1, "wait takes a number of seconds 0 or more, not nan"),
+        ("wait -5", 1, f"wait takes a number of seconds {DIGITS}, not '-5'"),
+        ("wait nan", 1, f"wait takes a number of seconds {DIGITS}, not 'nan'"),
         ("hold back 0", 1, "hold takes a number of seconds above 0, not 0"),
     ],
 )
@@ -417,3 +420,149 @@ def test_any_end_position_is_scored_or_refused_with_a_reason(demo, position):
         score_position(demo, position)
     except PositionError as error:
         assert str(error)
+
+
+# ------------------------------------------------------------ content out of bounds
+
+POPIEL_RECORD = EXAMPLES / "krol-popiel-3p-game.json"
+
+
+def popiel_with(tmp_path: Path, change) -> Path:
+    record = json.loads(POPIEL_RECORD.read_text(encoding="utf-8"))
+    change(record)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record, allow_nan=True), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (
+            lambda r: r.update(played={"started": -1, "ended": 1}),
+            "played.started: a date from 1970-01-01 to 2100-01-01, not -1",
+        ),
+        (
+            lambda r: r["options"]["names"].__setitem__(0, "A" * 1_000_000),
+            "options.names[0]: a name has at most 16 letters, not 1,000,000",
+        ),
+        (
+            lambda r: r["actions"].insert(3, "correct points p1 1" + "0" * 100),
+            f"player 1's score is {10**100 + 34}; a score is from -9,999 to 9,999",
+        ),
+        (
+            lambda r: r.update(played=[1, 2]),
+            'played: expected {"started": S, "ended": E}, not [1, 2]',
+        ),  # fmt: skip
+    ],
+    ids=["a date before 1970", "a name of a megabyte", "10^100 points", "played as a list"],
+)
+def test_import_refuses_content_out_of_bounds_and_makes_no_journal(
+    tmp_path, capsys, change, problem
+):
+    path = popiel_with(tmp_path, change)
+    state = tmp_path / "state"
+    line = refused(capsys, ["import", "--state-dir", str(state), str(path)])
+    assert line == f"tableside: {path}: {problem}"
+    assert not state.exists()
+    assert refused(capsys, ["replay", str(path)]) == line
+
+
+def test_a_refused_import_leaves_the_journal_as_it_was(tmp_path, capsys):
+    state = tmp_path / "state"
+    assert main(["import", "--state-dir", str(state), str(RECORD)]) == 0
+    before = (state / "journal.sqlite").read_bytes()
+    capsys.readouterr()
+    bad = popiel_with(tmp_path, lambda r: r["options"]["names"].__setitem__(1, "Ka\x00sia"))
+    assert main(["import", "--state-dir", str(state), str(POPIEL_RECORD), str(bad)]) == 1
+    captured = capsys.readouterr()
+    assert captured.err.splitlines() == [
+        f"tableside: {bad}: options.names[1]: a name holds only printable letters, "
+        "not U+0000 ('Ka\\x00sia')"
+    ]
+    assert f"{POPIEL_RECORD}: added to {state} as game 2" in captured.out
+    with Journal(state / "journal.sqlite", read_only=True) as journal:
+        assert [game.id for game in journal.finished_games()] == [1, 2]
+    assert before != (state / "journal.sqlite").read_bytes()  # the good one was added
+
+
+@pytest.mark.parametrize("command", ["import", "replay", "score"])
+def test_a_named_pipe_or_dev_zero_is_refused_at_once(tmp_path, capsys, command):
+    pipe = tmp_path / "record.json"
+    os.mkfifo(pipe)
+    state = ["--state-dir", str(tmp_path / "state")] if command == "import" else []
+    prefix = "not a game record: " if command == "import" else ""
+    for path, kind in ((pipe, "a named pipe"), (Path("/dev/zero"), "a device")):
+        line = refused(capsys, [command, *state, str(path)])
+        assert line == f"tableside: {path}: {prefix}{kind}, not a regular file"
+
+
+def test_deep_nesting_and_bytes_that_are_not_utf8_are_one_line(tmp_path, capsys):
+    deep = tmp_path / "deep.json"
+    deep.write_bytes(b"[" * 100_000)
+    assert refused(capsys, ["replay", str(deep)]) == (
+        f"tableside: {deep}: nested 100,000 levels deep; at most 32 are read"
+    )
+    binary = tmp_path / "binary.json"
+    binary.write_bytes(b'{\n"format":\n"\xff"}')
+    assert refused(capsys, ["score", str(binary)]) == (
+        f"tableside: {binary}: not UTF-8 text: line 3 holds the byte 0xFF"
+    )
+    endless = tmp_path / "endless.json"
+    endless.write_bytes(b'{"played": {"started": Infinity}}')
+    assert refused(capsys, ["replay", str(endless)]) == (
+        f"tableside: {endless}: inf is not a number the box takes (only finite ones)"
+    )
+    big = tmp_path / "big.json"
+    big.write_bytes(b'{"seed": ' + b"9" * 5000 + b"}")
+    assert refused(capsys, ["replay", str(big)]) == (
+        f"tableside: {big}: a number of 5,000 digits; at most 19"
+    )
+
+
+def test_score_refuses_a_name_with_a_control_character(tmp_path, capsys):
+    position = json.loads(POSITION.read_text(encoding="utf-8"))
+    position["players"][0]["name"] = "\x1b[2J"
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(position), encoding="utf-8")
+    assert refused(capsys, ["score", str(path)]) == (
+        f"tableside: {path}: player 1: a name holds only printable letters, not U+001B ('\\x1b[2J')"
+    )
+
+
+@pytest.mark.parametrize(
+    ("script", "problem"),
+    [
+        (b"press ok 1000000000000\n", "line 1: cannot run 'press ok 1000000000000': a press "
+         "count is a whole number from 1 to 100, not 1000000000000"),
+        (b"press ok 101\n", "line 1: cannot run 'press ok 101': a press count is at most 100, "
+         "not 101"),
+        (b"hold back 1e12\n", "line 1: cannot run 'hold back 1e12': hold takes a number of "
+         "seconds in the digits 0 to 9, with a point or none, not '1e12'"),
+        (b"hold back 61\n", "line 1: cannot run 'hold back 61': hold takes at most 60 seconds, "
+         "not 61"),
+        (b"wait 1e9\n", "line 1: cannot run 'wait 1e9': wait takes a number of seconds in the "
+         "digits 0 to 9, with a point or none, not '1e9'"),
+        (b"wait 3601\n", "line 1: cannot run 'wait 3601': wait takes at most 3600 seconds, "
+         "not 3601"),
+        (b"wait 3000\nwait 3000\n", "line 2: the script runs past 1 h of the clock"),
+        (b'press ok\nexpect "New game\n', "line 2: cannot read 'expect \"New game': No closing "
+         "quotation"),
+        (b"press ok\npress \xff\n", "not UTF-8 text: line 2 holds the byte 0xFF"),
+        (b"tag " + b"AB" * 600 + b"\n", "line 1: a line has at most 1,000 characters, not 1,204"),
+        (b"tag 04A1B2C3D4E5F6A7B8C9D0\n", "line 1: cannot run 'tag 04A1B2C3D4E5F6A7B8C9D0': "
+         "a tag's UID is whole bytes in hex, 20 digits at most, not '04A1B2C3D4E5F6A7B8C9D0'"),
+    ],
+    ids=["a trillion presses", "101 presses", "hold 1e12", "hold 61", "wait 1e9", "wait 3601",
+         "past an hour",
+         "an unclosed quote", "not UTF-8", "a long line", "a long tag"],
+)  # fmt: skip
+def test_a_script_beyond_what_a_person_does_is_refused_before_it_runs(
+    tmp_path, capsys, script, problem
+):
+    path = tmp_path / "script.txt"
+    path.write_bytes(script)
+    state = tmp_path / "state"
+    line = refused(capsys, ["sim", "--headless", "--script", str(path), "--state-dir", str(state)])
+    assert line == f"tableside: {path}: {problem}"
+    assert not state.exists()  # read whole before the app starts

@@ -1,5 +1,6 @@
 """The configuration file: defaults, every problem at once with its line, pins, the example."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -382,3 +383,53 @@ def test_lines_are_found_in_sub_tables_dotted_keys_and_after_long_strings(write)
         f"{path}:10: buttons.pins.back: expected an integer from 0 to 27, got 99",
         f"{path}:12: display.contrast: expected an integer from 0 to 255, got -1",
     ]
+
+
+# ------------------------------------------------------- read within bounds
+
+
+@pytest.mark.parametrize(
+    ("text", "key", "character"),
+    [
+        ('[app]\nstate_dir = "/tmp/a\\u0000b"\n', "app.state_dir", "U+0000"),
+        ('[app]\ncatalogue = "cards\\n.toml"\n', "app.catalogue", "U+000A"),
+        ('[reader]\ndriver = "rdm6300"\nport = "/dev/\\u001b"\n', "reader.port", "U+001B"),
+    ],
+)
+def test_a_control_character_in_a_path_is_refused_on_its_line(write, text, key, character):
+    path = write(text)
+    line = text.count("\n")
+    assert problems(path) == [
+        f"{path}:{line}: {key}: holds the control character {character}: refused"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "problem"),
+    [
+        ("a = " + "[" * 20_000 + "]" * 20_000 + "\n", "nested 20,000 levels deep"),
+        ("a" + ".a" * 20_000 + " = 1\n", "nested 20,000 levels deep"),
+        ("[display]\ncontrast = " + "9" * 5000 + "\n", "not TOML that can be read: Exceeds"),
+        ("[display]\ncontrast = inf\n", "inf is not a number the box takes"),
+        ("# " + "x" * 70_000 + "\n", "larger than 65,536 bytes"),
+    ],
+)
+def test_a_file_out_of_bounds_is_refused_before_it_is_checked(write, text, problem):
+    path = write(text)
+    (found,) = problems(path)
+    assert found.startswith(f"{path}: {problem}"), found
+
+
+def test_a_named_pipe_or_a_device_is_refused_without_waiting(tmp_path):
+    pipe = tmp_path / "tableside.toml"
+    os.mkfifo(pipe)
+    assert problems(pipe) == [f"{pipe}: a named pipe, not a regular file"]
+    assert problems(Path("/dev/zero")) == ["/dev/zero: a device, not a regular file"]
+    assert problems(tmp_path) == [f"{tmp_path}: a folder, not a regular file"]
+
+
+def test_a_link_the_owner_made_to_the_file_is_followed(write, tmp_path):
+    target = write('[app]\nlanguage = "en"\n')
+    link = tmp_path / "link.toml"
+    link.symlink_to(target)
+    assert load_config(link, environ=ENVIRON).app.language == "en"

@@ -197,7 +197,7 @@ def test_the_configuration_names_are_offered_until_the_box_remembers_its_own(tmp
 def test_a_bad_names_setting_is_reported(tmp_path):
     config_file = tmp_path / "tableside.toml"
     config_file.write_text('[app]\nnames = ["Iza", 3]\n')
-    with pytest.raises(Exception, match="expected a list of player names"):
+    with pytest.raises(Exception, match="player names: a name is text, not 3"):
         load_config(config_file)
 
 

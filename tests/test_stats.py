@@ -1,22 +1,26 @@
 """Statistics of finished games, on a journal of known games."""
 
 import csv
+import errno
 import io
 import itertools
 import json
+import os
 import subprocess
 import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from stats_helpers import every_figure, finish, known_games, more_games
+from stats_helpers import EXAMPLES, every_figure, finish, header, known_games, more_games
 
 from firmware_app.cli.main import main
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
 from firmware_app.store.statistics import CHUNK, Stats
 from firmware_app.transfer.record_import import import_record
-from firmware_app.transfer.results import csv_text, score_app_json, write_results
+from firmware_app.transfer.results import SHEET_COLUMNS, csv_text, score_app_json, write_results
+from rules.pingwiny.scoring import Line
 
 
 @pytest.fixture
@@ -227,17 +231,77 @@ def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp
         assert every_figure(stats) == seventeen
 
 
-def test_the_csv_has_one_row_a_player_of_a_game(stats):
-    rows = list(csv.DictReader(io.StringIO(csv_text(stats))))
+def test_the_csv_has_one_row_a_player_of_a_game_in_plain_columns(stats):
+    text = csv_text(stats)
+    rows = list(csv.DictReader(io.StringIO(text)))
+    assert text.splitlines()[0] == (
+        "date,game,variant,game number,seat,player,penguin,mouse colour,score,winner,"
+        "figurant points,penguin bonus,mission points,card bonuses,penalty,figurant cards,"
+        "demo data"
+    )
     assert len(rows) == 2 + 2 + 3 + 2 + 2
     first = rows[0]
-    assert (first["game"], first["variant"], first["player"], first["penguin"]) == (
-        "pingwiny", "family", "Ala", "rico",
-    )  # fmt: skip
-    assert (first["score"], first["winner"], first["demo_deck"]) == ("20", "yes", "yes")
-    assert json.loads(first["breakdown"])["figurants"] == 20
+    assert {k: first[k] for k in ("game", "variant", "game number", "seat", "player")} == {
+        "game": "Pingwiny z Madagaskaru", "variant": "family", "game number": "1",
+        "seat": "1", "player": "Ala",
+    }  # fmt: skip
+    assert (first["penguin"], first["mouse colour"]) == ("Rico", "")  # as the panel names it
+    assert (first["score"], first["winner"], first["demo data"]) == ("20", "yes", "yes")
+    assert (first["figurant points"], first["penalty"], first["card bonuses"]) == ("20", "0", "")
+    assert rows[7]["card bonuses"] == "0"  # the advanced variant's
     assert rows[8]["player"] == "Player 2"
-    assert rows[-1]["game"] == "popiel" and rows[-1]["penguin"] == "blue"
+    popiel = rows[-1]
+    assert (popiel["game"], popiel["variant"], popiel["penguin"]) == ("Król Popiel", "", "")
+    assert (popiel["mouse colour"], popiel["score"], popiel["figurant points"]) == (
+        "blue", "40", "",
+    )  # fmt: skip
+    assert "{" not in text  # no JSON in a cell
+
+
+def test_the_score_sheet_has_a_column_for_each_of_its_parts():
+    parts = {field.name for field in fields(Line)} - {"player", "penguin", "total"}
+    assert parts == {key for key, _ in SHEET_COLUMNS}
+
+
+def test_the_csv_of_real_games_adds_up_and_leaves_blank_what_does_not_apply(tmp_path):
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        for name in ("family-3p-seed7", "advanced-3p-seed5", "krol-popiel-3p-game"):
+            import_record(journal, EXAMPLES / f"{name}.json", now=0)
+        with Stats(journal, tmp_path / "stats.sqlite") as stats:
+            stats.refresh()
+            rows = list(csv.DictReader(io.StringIO(csv_text(stats))))
+    parts = ["figurant points", "penguin bonus", "mission points", "card bonuses", "penalty"]
+    for row in rows:
+        if row["game"] == "Król Popiel":
+            assert [row[title] for _, title in SHEET_COLUMNS] == [""] * len(SHEET_COLUMNS)
+            assert row["penguin"] == row["mouse colour"] == ""  # numbered mice: no colour
+            continue
+        assert row["penguin"] in {"Kowalski", "Skipper", "Rico", "Szeregowy"}
+        assert (row["card bonuses"] == "") == (row["variant"] == "family")
+        assert sum(int(row[part] or 0) for part in parts) == int(row["score"])
+    assert [row["game"] for row in rows].count("Król Popiel") == 3
+
+
+def test_a_name_that_a_spreadsheet_would_take_for_a_formula_stays_text(journal, tmp_path):
+    finish(journal, ["=1+2", "Ola"], ["rico", "skipper"], [5, 3], [0], 30_000)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        rows = list(csv.DictReader(io.StringIO(csv_text(stats))))
+    assert [row["player"] for row in rows[-2:]] == ["'=1+2", "Ola"]
+
+
+def test_a_mouse_colour_that_a_spreadsheet_would_take_for_a_formula_stays_text(journal, tmp_path):
+    mice = ["=1+2", "@SUM(1)", "+cmd|x", "-1"]  # as a record from another box may carry them
+    game = journal.start_game(
+        header(["Ala", "Ola", "Iza", "Ed"], game="popiel", variant="standard", mice=mice), now=9
+    )
+    journal.finish(game, {"scores": [31, 40, 2, -1], "winners": [1]}, now=99)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        rows = csv.DictReader(io.StringIO(csv_text(stats)))
+        rows = [row for row in rows if row["game number"] == str(game)]
+    assert [row["mouse colour"] for row in rows] == ["'=1+2", "'@SUM(1)", "'+cmd|x", "'-1"]
+    assert [row["score"] for row in rows] == ["31", "40", "2", "-1"]  # numbers stay numbers
 
 
 def test_the_score_app_json_lists_players_games_and_plays(stats):
@@ -302,19 +366,112 @@ def test_an_unfinished_or_broken_record_is_refused_by_name(tmp_path):
         assert journal.finished_games() == []
 
 
-def test_stats_and_export_on_the_command_line(journal, tmp_path, capsys):
+def test_stats_print_a_block_a_game_with_names_not_ids(journal, tmp_path, capsys):
+    assert main(["stats", "--state-dir", str(tmp_path)]) == 0
+    assert (
+        capsys.readouterr().out
+        == f"""\
+{tmp_path}: 5 finished games (3 Pingwiny z Madagaskaru (family), \
+1 Pingwiny z Madagaskaru (advanced), 1 Król Popiel)
+Wins over all these games: Ala 3, Olek 2, Iza 1
+
+Pingwiny z Madagaskaru (family): 3 games, 33.3 min on average
+  best score 20 (Ala), average score 12.4
+  Ala: 3 games, 2 wins (67%), average score 13.7, best 20, favourite penguin: Rico
+  Olek: 3 games, 2 wins (67%), average score 14.0, best 18, favourite penguin: Kowalski
+  Iza: 1 game, 0 wins (0%), average score 4.0, best 4, favourite penguin: Skipper
+
+Pingwiny z Madagaskaru (advanced): 1 game, 30.0 min on average
+  best score 30 (Ala), average score 16.0
+  Ala: 1 game, 1 win (100%), average score 30.0, best 30, favourite penguin: Rico
+
+Król Popiel: 1 game, 10.0 min on average
+  best score 40 (Iza), average score 35.5
+  Ala: 1 game, 0 wins (0%), average score 31.0, best 31, favourite mouse colour: red
+  Iza: 1 game, 1 win (100%), average score 40.0, best 40, favourite mouse colour: blue
+"""
+    )
+
+
+def test_stats_of_one_game_or_one_player(journal, tmp_path, capsys):
     folder = str(tmp_path)
-    assert main(["stats", "--state-dir", folder, "--json"]) == 0
-    overview = json.loads(capsys.readouterr().out)
-    assert overview["games"]["plays"] == 5 and len(overview["players"]) == 3
-    assert main(["stats", "--state-dir", folder, "--player", "Iza", "--game", "popiel"]) == 0
-    assert "Iza: 1 game(s), 1 win(s) (100%)" in capsys.readouterr().out
+    assert main(["stats", "--state-dir", folder, "--game", "popiel"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{tmp_path}: 1 finished game\n\nKról Popiel: 1 game")
+    assert "Pingwiny" not in out
+    assert main(["stats", "--state-dir", folder, "--player", "Iza"]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"Iza in {tmp_path}:",
+        "  Pingwiny z Madagaskaru (family): 1 game, 0 wins (0%), average score 4.0, best 4, "
+        "favourite penguin: Skipper",
+        "  Król Popiel: 1 game, 1 win (100%), average score 40.0, best 40, "
+        "favourite mouse colour: blue",
+    ]
+    assert main(["stats", "--state-dir", folder, "--player", "Iza", "--variant", "advanced"]) == 0
+    assert capsys.readouterr().out == (
+        f"Iza in {tmp_path}: no finished games of the advanced variant\n"
+    )
     assert main(["stats", "--state-dir", folder, "--player", "Zosia"]) == 1
     assert "no player 'Zosia'" in capsys.readouterr().err
+
+
+def test_stats_json_keeps_each_games_scores_apart(journal, tmp_path, capsys):
+    assert main(["stats", "--state-dir", str(tmp_path), "--json"]) == 0
+    overview = json.loads(capsys.readouterr().out)
+    assert overview["games"] == {"plays": 5, "winners": [["Ala", 3], ["Olek", 2], ["Iza", 1]]}
+    family, advanced, popiel = overview["sections"]
+    assert (family["title"], family["piece"], family["games"]["best_score"]) == (
+        "Pingwiny z Madagaskaru (family)", "penguin", 20,
+    )  # fmt: skip
+    assert [p["name"] for p in advanced["players"]] == ["Ala"]  # only who played it
+    assert (popiel["piece"], popiel["games"]["best_score"]) == ("mouse colour", 40)
+    assert [p["favourite"] for p in popiel["players"]] == ["red", "blue"]
+
+
+def test_export_without_out_writes_a_new_folder_in_the_state_folder(
+    journal, tmp_path, capsys, monkeypatch
+):
+    here = tmp_path / "here"
+    here.mkdir()
+    monkeypatch.chdir(here)
+    folders = []
+    for _ in range(2):
+        assert main(["export", "--state-dir", str(tmp_path)]) == 0
+        last = capsys.readouterr().out.splitlines()[-1]
+        assert last.startswith("5 finished, 1 abandoned game(s) exported to ")
+        folders.append(Path(last.split(" exported to ")[1].split(" from ")[0]))
+    assert list(here.iterdir()) == []  # nothing written where the command was run
+    first, second = folders
+    assert first.parent == second.parent == tmp_path / "exports" and first != second
+    assert {p.name for p in first.iterdir()} == {p.name for p in second.iterdir()} >= {
+        "results.csv", "results-scorekeeping.json", "statistics.json", "game-00001.json",
+    }  # fmt: skip
     out = tmp_path / "out"
-    assert main(["export", "--state-dir", folder, "--out", str(out)]) == 0
-    assert "5 finished, 1 abandoned game(s) exported" in capsys.readouterr().out
-    assert {p.name for p in out.iterdir()} >= {"results.csv", "results-scorekeeping.json"}
+    assert main(["export", "--state-dir", str(tmp_path), "--out", str(out)]) == 0
+    assert f"exported to {out} from" in capsys.readouterr().out
+
+
+def test_an_export_to_a_full_card_is_one_line_and_leaves_no_half_folder(
+    journal, tmp_path, capsys, monkeypatch
+):
+    def full(handle: int) -> None:
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    before = journal.finished_games()
+    monkeypatch.setattr(os, "fsync", full)  # where a full card shows at the latest
+    assert main(["export", "--state-dir", str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    (line,) = captured.err.splitlines()
+    assert line.startswith(f"tableside: {tmp_path / 'exports'}/")
+    assert line.endswith(": cannot write the results: No space left on device")
+    assert list((tmp_path / "exports").iterdir()) == []
+    out = tmp_path / "out"
+    assert main(["export", "--state-dir", str(tmp_path), "--out", str(out)]) == 1
+    assert capsys.readouterr().err == (
+        f"tableside: {out}: cannot write the results: No space left on device\n"
+    )
+    assert journal.finished_games() == before
 
 
 def test_a_missing_journal_is_named(tmp_path, capsys):

@@ -4,21 +4,20 @@ import csv
 import json
 
 import pytest
+from backup_helpers import TAUGHT, state, teach
 from screen_helpers import choose
 from stats_helpers import finish, known_games
-from stick_helpers import FakeUnit, screen_text, wait_for, watch
+from stick_helpers import FakeUnit, box_with_games, screen_text, wait_for, watch
 
 from firmware_app.flows.shared.stats import open_stats
 from firmware_app.runners.headless import Headless
-from firmware_app.transfer.box_backup import find_backup
-from firmware_app.transfer.stick_port import MOUNTED, RELEASE
+from firmware_app.transfer.box_backup import CATALOGUE, open_backup
+from firmware_app.transfer.stick_port import MOUNTED
 
 
 @pytest.fixture
 def sim(tmp_path):
-    sim = Headless(tmp_path / "state", language="en", seed=1)
-    known_games(sim.journal)
-    sim.app.reload()
+    sim = box_with_games(tmp_path / "state")
     yield sim
     sim.close()
 
@@ -29,16 +28,20 @@ def unit(sim, tmp_path):
     return FakeUnit(tmp_path / "run")
 
 
+def newest(unit):
+    """The folder of the newest finished backup on the stick."""
+    with open_backup(unit.port.folder / "backup") as found:
+        return found.path
+
+
 def test_a_stick_gets_the_results_and_is_let_go_before_the_panel_says_so(sim, unit):
     unit.plug()
     wait_for(sim, "Writing to the USB stick…")
-    seen_release = False
     while "pull the stick out" not in screen_text(sim):
-        seen_release |= (unit.run / RELEASE).exists()
-        assert "pull" not in screen_text(sim) or seen_release
+        assert "pull" not in screen_text(sim) or unit.asked
         unit.serve()
         sim.run_for(0.05)
-    assert seen_release and not (unit.run / MOUNTED).exists()  # asked, then unmounted
+    assert unit.asked and not (unit.run / MOUNTED).exists()  # asked, then unmounted
     assert "Done: 6 games written. You can pull the stick out." in screen_text(sim)
     folder = unit.port.folder
     names = sorted(path.name for path in folder.iterdir())
@@ -62,7 +65,7 @@ def test_the_same_stick_is_not_written_twice_but_the_next_one_is(sim, unit):
 
 
 def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
-    tags = {"04a1b2c3": "penguin:rico"}
+    tags = {"04a1b2c3": "becky"}
     sim.app.set_setting("tags", tags)
     (unit.port.folder / "backup").mkdir(parents=True)
     unit.plug()
@@ -71,7 +74,7 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
     assert labels == ["Write results", "Back up this box", "Done"]  # nothing to restore yet
     choose(sim, "Back up this box")
     wait_for(sim, "Backed up.")
-    assert find_backup(unit.port.folder / "backup") is not None
+    assert newest(unit).parent == unit.port.folder / "backup"
     sim.app.set_setting("tags", {})  # the box moves on: a tag forgotten, a game ended
     sim.journal.abandon(sim.journal.unfinished(), now=1)
     finish(sim.journal, ["Ala", "Olek"], ["rico", "skipper"], [7, 3], [0], 30000)
@@ -88,8 +91,8 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
 
     choose(sim, "Restore from this stick")
     wait_for(sim, "Replace all games?")
-    choose(sim, "Yes: restore 6 games")
-    assert "Restored: 6 games." in screen_text(sim)
+    choose(sim, "Yes: restore 7 games")  # what the backup holds: the game in play too
+    assert "Restored: 7 games. 5 finished, 1 abandoned, 1 unfinished." in screen_text(sim)
     assert sim.journal.unfinished() is not None  # the game in play is back, and resumable
     assert sim.app.session is not None and sim.app.tags() == tags
     with open_stats(sim.app) as stats:  # the statistics follow the restored journal
@@ -107,7 +110,7 @@ def test_a_damaged_backup_is_refused_and_changes_nothing(sim, unit):
     wait_for(sim, "Back up this box")
     choose(sim, "Back up this box")
     wait_for(sim, "Backed up.")
-    made = find_backup(unit.port.folder / "backup")
+    made = newest(unit)
     (made / "journal.sqlite").write_bytes(b"not what the manifest says")
     sim.app.set_setting("contrast", 9)
     choose(sim, "Restore from this stick")
@@ -129,7 +132,44 @@ def test_a_stick_that_cannot_be_written_is_said_so(sim, unit):
     unit.port.mount.mkdir()
     unit.port.folder.write_text("a file where the folder goes")
     unit.plug()
-    wait_for(sim, "Could not write to the USB stick.", unit)
+    wait_for(sim, "The stick's tableside is not a folder.", unit)
+    assert not (unit.run / MOUNTED).exists()  # let go: the next stick is served
+    assert unit.port.folder.read_text() == "a file where the folder goes"
+
+
+def test_a_backup_restored_onto_a_box_that_has_never_run_is_the_same_box(tmp_path):
+    """Every game, setting and taught value of one box, through the stick, onto another."""
+    old = Headless(tmp_path / "old", language="pl", owner_catalogue=tmp_path / "old" / CATALOGUE)
+    known_games(old.journal)
+    old.app.set_setting("tags", {"04a1b2c3": "becky"})
+    old.app.set_setting("language", "pl")
+    old.app.reload()  # the game in play resumed, as at a start
+    teach(tmp_path / "old" / CATALOGUE)
+    watch(old, tmp_path / "run")
+    unit = FakeUnit(tmp_path / "run")
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(old, "Zrób kopię zapasową")
+    choose(old, "Zrób kopię zapasową")
+    wait_for(old, "Kopia gotowa.")
+    choose(old, "Gotowe")
+    wait_for(old, "Można wyjąć pendrive.", unit)
+    old.close()
+    before = state(tmp_path / "old")
+    assert before["taught"] == TAUGHT
+
+    new = Headless(tmp_path / "new", owner_catalogue=tmp_path / "new" / CATALOGUE)
+    watch(new, tmp_path / "run")
+    unit.plug()
+    wait_for(new, "Restore from this stick")
+    choose(new, "Restore from this stick")
+    wait_for(new, "Replace all games?")
+    choose(new, "Yes: restore 7 games")
+    assert "Przywrócone gry: 7." in screen_text(new)  # the restored box speaks Polish
+    assert "Zakończone: 5, przerwane: 1, w toku: 1." in screen_text(new)
+    new.close()
+    after = state(tmp_path / "new")
+    assert after == before
 
 
 def test_a_stick_wakes_the_sleeping_panel(sim, unit):

@@ -246,7 +246,7 @@ def test_help(pi: Pi) -> None:
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("usage: tableside ")
     for command in ("run", "sim", "catalogue", "selfplay", "replay"):
-        assert re.search(rf"^    {command} ", done.stdout, re.MULTILINE), command
+        assert re.search(rf"^    {command}\b", done.stdout, re.MULTILINE), command
 
 
 def test_selfplay_plays_a_whole_game_that_replays(pi: Pi) -> None:

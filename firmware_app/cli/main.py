@@ -1,4 +1,4 @@
-"""The ``tableside`` command line.
+"""The tableside command line: the daemon, the simulator and the tools for the box's games.
 
 Every failure takes one path, ``main``'s error handler: an expected problem
 (a file that cannot be read or written, a record that does not replay, a
@@ -35,12 +35,13 @@ HEADLESS_SEED = 1  # a script's draws are the same every run unless --seed says 
 
 def expected_problems(error: Exception) -> list[str] | None:
     """What an expected error is reported as, one item per problem; ``None`` for a bug."""
+    from firmware_app.store.bounded_read import Refused
     from firmware_app.store.faults import JournalError
     from hw.errors import HardwareError
     from rules.catalogue import CatalogueError
     from rules.errors import RulesError
 
-    if isinstance(error, CommandError | CatalogueError | HardwareError | JournalError):
+    if isinstance(error, CommandError | CatalogueError | HardwareError | JournalError | Refused):
         problems = getattr(error, "problems", ())  # a file's every problem, as checked
         return [str(problem) for problem in problems] or [str(error)]
     if isinstance(error, RulesError):
@@ -50,15 +51,28 @@ def expected_problems(error: Exception) -> list[str] | None:
     return None
 
 
-def _read_json(path: str) -> dict:
-    import json
+def _read_json(path: str) -> object:
+    """The JSON of a record or a position named on the command line, read within the bounds
+    of a record (``store.bounded_read``): a regular file, its size, text, nesting and numbers.
+    Every problem is refused naming the file."""
+    from firmware_app.store import bounded_read, bounds
 
     try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
+        return bounded_read.parse_json(
+            bounded_read.read_text(path, bounds.RECORD_LIMIT, follow=True)
+        )
     except OSError as error:
-        raise CommandError(f"{path}: cannot read: {error.strerror}") from None
-    except json.JSONDecodeError as error:
-        raise CommandError(f"{path}: not JSON: line {error.lineno}: {error.msg}") from None
+        raise CommandError(f"{path}: cannot read: {error.strerror or error}") from None
+    except bounded_read.Refused as error:
+        raise bounded_read.Refused([f"{path}: {p}" for p in error.problems]) from None
+
+
+def _refuse(path: str, problems: list[str]) -> None:
+    """Stop the command with one line for each of ``problems``, naming the file."""
+    from firmware_app.store.bounded_read import Refused
+
+    if problems:
+        raise Refused([f"{path}: {problem}" for problem in problems])
 
 
 def _print_json(value: object) -> None:
@@ -81,6 +95,8 @@ def _is_record(document: dict) -> bool:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from firmware_app.session import summary
+    from firmware_app.store.bounds import record_problems, score_problems
     from firmware_app.words.score_sheet import demo_label, game_text, player_names
     from rules.record import RecordError, replay
 
@@ -90,11 +106,13 @@ def cmd_replay(args: argparse.Namespace) -> int:
             f"{args.record} is an end position, not a game record: "
             f"use tableside score {args.record}"
         )
+    _refuse(args.record, record_problems(record) if _is_record(record) else [])
     try:
         result = replay(record)
     except RecordError as error:
         raise CommandError(f"{args.record}: {error}") from None
     game, final = result.game, result.final
+    _refuse(args.record, score_problems(summary(game, final)))
     sheet = game.score(final)
     names = player_names(game.options.names, game.n)
     if args.json:
@@ -116,6 +134,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 def cmd_score(args: argparse.Namespace) -> int:
     from firmware_app.store import catalogue_files
+    from firmware_app.store.bounds import position_problems
     from firmware_app.words.score_sheet import sheet_text
     from rules.pingwiny.position import PositionError, score_position
 
@@ -128,6 +147,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     if not isinstance(position, dict):
         raise CommandError(f"{args.position}: an end position is a JSON object")
     catalogue = catalogue_files.load(args.catalogue, demo=bool(position.get("demo")))
+    _refuse(args.position, position_problems(position, catalogue.token_total))
     try:
         sheet, names = score_position(catalogue, position)
     except PositionError as error:
@@ -201,15 +221,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
         from firmware_app.runners.terminal import run_terminal
 
         return run_terminal(args.state_dir, args.language, args.seed)
-    from firmware_app.runners.headless import ScriptError, run_script
+    from firmware_app.runners.headless import ScriptError, read_script, run_script
     from firmware_app.words.score_sheet import game_text
 
     if not args.script:
         raise UsageError("sim --headless needs --script FILE")
     try:
-        lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+        lines = read_script(args.script)
     except OSError as error:
-        raise CommandError(f"{args.script}: cannot read: {error.strerror}") from None
+        raise CommandError(f"{args.script}: cannot read: {error.strerror or error}") from None
+    except ScriptError as error:
+        raise CommandError(f"{args.script}: {error}") from None
     state_dir = Path(args.state_dir) if args.state_dir else None
     seed = HEADLESS_SEED if args.seed is None else args.seed
     try:
@@ -260,31 +282,49 @@ def cmd_backup(args: argparse.Namespace) -> int:
 
 
 def parser() -> argparse.ArgumentParser:
+    """Every command with its options and help, in plain words (``tableside --help``)."""
     import argparse
 
-    top = argparse.ArgumentParser(prog="tableside", description=__doc__.splitlines()[0])
-    sub = top.add_subparsers(dest="command", required=True)
+    top = argparse.ArgumentParser(
+        prog="tableside",
+        description="Tableside, a board-game assistant on a Raspberry Pi: the daemon behind "
+        "its panel, a simulator of the panel, and tools for its games, results and backups.",
+        epilog="Each command explains its own options: tableside COMMAND --help. "
+        "stats, export, import, backup and restore find the box's games by --state-dir DIR "
+        "or --config FILE; with neither, in the usual state folder.",
+    )
+    sub = top.add_subparsers(dest="command", required=True, title="commands", metavar="COMMAND")
 
-    p = sub.add_parser("replay", help="replay a game record; print the final score sheet")
-    p.add_argument("record")
+    def command(name: str, text: str) -> argparse.ArgumentParser:
+        return sub.add_parser(name, help=text, description=text[0].upper() + text[1:] + ".")
+
+    p = command("replay", "replay a game record; print the final score sheet")
+    p.add_argument("record", help="a game record (JSON), as export writes them")
     p.add_argument("--json", action="store_true", help="final state and score sheet as JSON")
     p.set_defaults(run=cmd_replay)
 
-    p = sub.add_parser("score", help="score an end position given directly")
-    p.add_argument("position")
-    p.add_argument("--json", action="store_true")
+    p = command("score", "score a Pingwiny end position written by hand (docs/game-record.md)")
+    p.add_argument("position", help="the end position (JSON)")
+    p.add_argument("--json", action="store_true", help="the score sheet as JSON")
     p.add_argument(
         "--catalogue", action="append", default=[], help="an owner's catalogue file to merge"
     )
     p.set_defaults(run=cmd_score)
 
-    p = sub.add_parser("catalogue", help="card catalogue tools")
-    csub = p.add_subparsers(dest="catalogue_command", required=True)
-    c = csub.add_parser("check", help="validate the catalogue; list what is still unknown")
+    p = command("catalogue", "card catalogue tools")
+    csub = p.add_subparsers(
+        dest="catalogue_command", required=True, title="commands", metavar="COMMAND"
+    )
+    c = csub.add_parser(
+        "check",
+        help="validate the catalogue; list what is still unknown",
+        description="Validate the shipped card data and the owner's files; list the values "
+        "still unknown, which the panel asks for when a game needs them.",
+    )
     c.add_argument("files", nargs="*", help="owner's files to check with the shipped data")
     c.set_defaults(run=cmd_catalogue_check)
 
-    p = sub.add_parser("run", help="the daemon on real hardware")
+    p = command("run", "run the daemon: the panel, the buttons and the reader")
     p.add_argument("--config", help="the configuration file (default: simulator settings)")
     stop = p.add_mutually_exclusive_group()
     stop.add_argument(
@@ -300,7 +340,7 @@ def parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_run)
 
-    p = sub.add_parser("sim", help="the simulator: the panel in the terminal, keys for buttons")
+    p = command("sim", "the simulator: the panel in the terminal, keys for buttons")
     p.add_argument("--headless", action="store_true", help="run a script on the fakes")
     p.add_argument("--script", help="the script of button and tag events (docs/sim-script.md)")
     p.add_argument("--json", action="store_true", help="final state and score sheet as JSON")
@@ -322,10 +362,10 @@ def parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_sim)
 
-    p = sub.add_parser("demo", help="play a whole demo game; write the panel as a GIF")
-    p.add_argument("--gif", required=True)
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--seed", type=int, default=1)
+    p = command("demo", "play a whole demo game; write the panel as a GIF")
+    p.add_argument("--gif", required=True, help="the GIF file to write")
+    p.add_argument("--players", type=int, default=3, help="how many play (default: 3)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the game's draws (default: 1)")
     p.add_argument(
         "--printed",
         action="store_true",
@@ -334,42 +374,48 @@ def parser() -> argparse.ArgumentParser:
     )
     p.set_defaults(run=cmd_demo)
 
-    p = sub.add_parser("export", help="finished games as records, a CSV and a score app's JSON")
+    p = command("export", "finished games as records, a CSV and a score-keeping app's JSON")
     add_arguments(p)
-    p.add_argument("--out", default=".", help="the folder to write them to")
+    p.add_argument(
+        "--out",
+        help="the folder to write them to (default: a new folder in the state folder's "
+        "exports/, named by the time; its name is printed)",
+    )
     p.set_defaults(run=cmd_journal)
 
-    p = sub.add_parser("stats", help="statistics of the finished games in the journal")
+    p = command("stats", "statistics of the finished games, a block per game")
     add_arguments(p)
     p.add_argument("--game", choices=["pingwiny", "popiel"], help="only this game")
-    p.add_argument("--variant", choices=["family", "advanced", "standard"], help="only this one")
+    p.add_argument(
+        "--variant", choices=["family", "advanced", "standard"], help="only this variant"
+    )
     p.add_argument("--player", help="one player's figures")
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="the same figures as JSON")
     p.set_defaults(run=cmd_journal)
 
-    p = sub.add_parser("import", help="add finished game records to the journal")
+    p = command("import", "add finished game records to the journal")
     add_arguments(p)
     p.add_argument("records", nargs="+", help="game record files")
     p.set_defaults(run=cmd_journal)
 
-    p = sub.add_parser("backup", help="back up the journal and the owner's catalogue")
+    p = command("backup", "back up the box's games, settings and owner's files")
     add_arguments(p)
     p.add_argument("--to", required=True, help="the folder to make the backup's folder in")
     p.set_defaults(run=cmd_backup)
 
-    p = sub.add_parser("restore", help="replace the box's state by a backup (kept aside)")
+    p = command("restore", "replace the box's state by a backup (the old one kept aside)")
     add_arguments(p)
     p.add_argument("--from", dest="source", required=True, help="a backup or a folder of them")
     p.add_argument("--yes", action="store_true", help="replace without asking")
     p.set_defaults(run=cmd_backup)
 
-    p = sub.add_parser(
-        "selfplay", help="a game of normal-level virtual players on the demo deck, as a record"
+    p = command("selfplay", "a game of normal-level virtual players on the demo deck, as a record")
+    p.add_argument("--players", type=int, default=3, help="how many play (default: 3)")
+    p.add_argument("--seed", type=int, default=1, help="seed of the game's draws (default: 1)")
+    p.add_argument("--short", action="store_true", help="the short game")
+    p.add_argument(
+        "--variant", choices=["family", "advanced"], default="family", help="default: family"
     )
-    p.add_argument("--players", type=int, default=3)
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--short", action="store_true")
-    p.add_argument("--variant", choices=["family", "advanced"], default="family")
     p.add_argument("--out", help="write the record here instead of stdout")
     p.set_defaults(run=cmd_selfplay)
     return top

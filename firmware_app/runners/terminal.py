@@ -56,6 +56,7 @@ from firmware_app.runners.terminal_view import (
     layout_for,
     size_text,
 )
+from firmware_app.store.bounds import TAG_UID_DIGITS
 from firmware_app.store.config import AppSettings, load_config
 from firmware_app.store.recovery import close_journal, open_journal
 from hw.buttons import DEFAULT_TIMING, FakeButtons
@@ -78,7 +79,6 @@ TAP = DEFAULT_TIMING.min_press_ms / 1000 + GAP
 HOLD = DEFAULT_TIMING.long_press_ms / 1000 + 0.1  # ``u``: BACK held past a long press
 TAG_ON = 0.3  # how long a typed tag lies on the reader
 TAG_GRACE = 0.3  # the reader's grace: a tag off this long has left
-UID_DIGITS = 20  # the longest NFC UID, 10 bytes, in hex
 
 # --------------------------------------------------------------------- keys
 
@@ -246,7 +246,7 @@ class Simulator:
         elif key in ERASE:
             self.prompt = self.prompt[:-1]
         elif isinstance(key, str) and len(key) == 1 and key in string.hexdigits:
-            self.prompt = (self.prompt + key.upper())[:UID_DIGITS]
+            self.prompt = (self.prompt + key.upper())[:TAG_UID_DIGITS]
 
     def _lay_tag(self, now: float) -> None:
         uid, self.prompt = self.prompt, None

@@ -25,6 +25,8 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
+from firmware_app.store import bounded_read
+from firmware_app.store.plain_values import control_problem, name_problem
 from hw import buttons, buzzer, display
 from hw.errors import ConfigError as HardwareConfigError
 from hw.rfid import factory as reader
@@ -228,10 +230,12 @@ def _button_names(value: Any) -> Iterator[tuple[str, str]]:
 
 
 def _player_names(value: Any) -> Iterator[tuple[str, str]]:
-    if not isinstance(value, list) or not all(
-        isinstance(name, str) and name.strip() for name in value
-    ):
+    if not isinstance(value, list):
         yield "", f'expected a list of player names such as ["Ala", "Olek"], got {_shown(value)}'
+        return
+    found = [problem for name in value if (problem := name_problem(name)) is not None]
+    if found:  # one line for the key, as for every other value
+        yield "", f"player names: {found[0]}"
 
 
 def _pins(value: Any) -> Iterator[tuple[str, str]]:
@@ -573,31 +577,45 @@ def _frozen(table: Mapping[str, Any]) -> Mapping[str, Any]:
     return MappingProxyType({key: freeze(value) for key, value in table.items()})
 
 
+# The largest configuration read: the reference file, every key written out with its comment,
+# is about 3 KB.
+CONFIG_LIMIT = 64 << 10
+# The settings whose text is a path or a device's name, handed to the system as it is.
+PATHS = ("app.state_dir", "app.catalogue", "reader.port")
+
+
 def load_config(
     path: str | os.PathLike[str] | None = None, *, environ: Mapping[str, str] = os.environ
 ) -> Config:
     """Read and check the configuration; ``None`` gives the simulator's.
 
     Raises ``ConfigError`` listing every problem, in the order of the file.
-    ``environ`` supplies the default state folder (see ``_state_dir``).
+    ``environ`` supplies the default state folder (see ``_state_dir``). The file is read
+    within bounds before it is parsed (``bounded_read``): a regular file (a link the owner
+    made is followed) of at most ``CONFIG_LIMIT`` bytes, UTF-8, nested a few levels; a path
+    in it holds no control character.
     """
     if path is None:
         raw, text, file, folder = SIMULATOR, "", "(simulator defaults)", Path.cwd()
     else:
         file, folder = os.fspath(path), Path(path).parent.absolute()
         try:
-            text = Path(path).read_text(encoding="utf-8")
+            text = bounded_read.read_text(path, CONFIG_LIMIT, follow=True)
+            raw = bounded_read.parse_toml(text)
         except OSError as error:
             raise ConfigError([Problem(file, None, "", f"cannot read: {error.strerror}")]) from None
-        except UnicodeDecodeError as error:
-            raise ConfigError([Problem(file, None, "", f"not UTF-8 text: {error}")]) from None
-        try:
-            raw = tomllib.loads(text)
         except tomllib.TOMLDecodeError as error:
             line, message = _syntax_line(error, text)
             raise ConfigError([Problem(file, line, "", f"TOML syntax: {message}")]) from None
+        except bounded_read.Refused as error:
+            raise ConfigError([Problem(file, None, "", line) for line in error.problems]) from None
     checker = _Checker(file, raw, text)
     tables = checker.tables()
+    for key in PATHS:
+        table, name = key.split(".")
+        value = tables[table].get(name)
+        if isinstance(value, str) and (problem := control_problem(value)):
+            checker.add(key, problem)
     checker.cross_check(tables)
     if checker.problems:
         raise ConfigError(sorted(checker.problems, key=lambda problem: problem.line or 0))

@@ -28,13 +28,12 @@ import logging
 import os
 import sqlite3
 import time
-import tomllib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from firmware_app.store import config, regular
+from firmware_app.store import bounded_read, config, regular
 from firmware_app.store.atomic import sync_folder, write_atomically
 from firmware_app.store.faults import JournalError
 
@@ -257,8 +256,9 @@ def check_owner_files(app) -> None:
         if not _present(owner):
             continue
         try:
-            tomllib.loads(regular.read_bytes(owner, config.OWNER_FILE_LIMIT).decode("utf-8"))
-        except (ValueError, RecursionError, OSError) as error:  # TOML and UTF-8 errors too
+            data = regular.read_bytes(owner, config.OWNER_FILE_LIMIT)
+            bounded_read.parse_toml(bounded_read.text_of(data))
+        except (ValueError, OSError) as error:  # TOML, UTF-8 and bounds errors too
             _damaged_owner_file(app, owner, error)
             if app.owner_catalogue is None:
                 return

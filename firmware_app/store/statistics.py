@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from firmware_app.store.faults import JournalError, StorageError, refine, storage_fault
+from firmware_app.store.plain_values import date_problem
 from firmware_app.store.regular import irregular
 from firmware_app.store.state_check import set_aside
 
@@ -190,8 +191,8 @@ def result_problem(game) -> str | None:
     summary of the wrong shape (valid JSON, but a list, or missing keys); None when sound."""
     if not (isinstance(game.game, str) and isinstance(game.variant, str)):
         return "its header names no game and variant"
-    if not all(type(value) in (int, float) for value in (game.started, game.ended)):
-        return "its dates are not numbers"
+    if any(date_problem(value) for value in (game.started, game.ended)):
+        return "its dates are not dates a box keeps"
     if not isinstance(game.summary, dict):
         return "its summary is not a table"
     names = game.names

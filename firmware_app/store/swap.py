@@ -30,6 +30,7 @@ from pathlib import Path
 
 from firmware_app.store import identity, regular
 from firmware_app.store.atomic import sync_folder, write_atomically
+from firmware_app.store.config import popiel_owner_file
 
 LOG = logging.getLogger("tableside.restore")
 ASIDE = "replaced-by-restore-"
@@ -161,7 +162,7 @@ def _trusted(text: bytes, journal: Path, owner: Path | None) -> dict | str:
         return f"its folder of kept copies is not a {ASIDE}… folder in {journal.parent}"
     if regular.irregular(aside) not in (None, "a folder") or aside.is_file():
         return f"{aside} is not a folder"
-    allowed = [journal] if owner is None else [journal, owner]
+    allowed = [journal] if owner is None else [journal, owner, popiel_owner_file(owner)]
     entries = plan["files"]
     if not isinstance(entries, list) or not 1 <= len(entries) <= len(allowed):
         return "its list of files is not one this box writes"
@@ -171,7 +172,7 @@ def _trusted(text: bytes, journal: Path, owner: Path | None) -> dict | str:
             return f"file {number} is not one this box writes (its keys differ)"
         path, kept, sha = _normal(entry["path"]), _normal(entry["kept"]), entry["sha256"]
         if path not in allowed or path in seen or (number == 0) != (path == journal):
-            return f"file {number} is not the journal (first) or the owner's catalogue"
+            return f"file {number} is not the journal (first) or an owner's file"
         if entry["staged"] != entry["path"] + STAGED:
             return f"file {number}'s staged name is not {path.name}{STAGED}"
         if kept is None or kept.parent != aside:
@@ -299,7 +300,7 @@ def _sweep(state_dir: Path, files: list[dict]) -> None:
     content under its own name."""
     folders = {state_dir} | {Path(entry["staged"]).parent for entry in files}
     for folder in folders:
-        for pattern in (f".*{STAGED}.*.tmp", f".{MARKER}.*.tmp", ".restore-*.sqlite"):
+        for pattern in (f".*{STAGED}.*.tmp", f".{MARKER}.*.tmp", ".restore-*.sqlite*"):
             for found in folder.glob(pattern):
                 found.unlink(missing_ok=True)
     for kept in state_dir.glob(f"{ASIDE}*"):

@@ -15,6 +15,7 @@ from firmware_app.flows.shared.score_chart import score_chart_screen
 from firmware_app.flows.shared.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.session import Session
 from firmware_app.store import catalogue_files, state_check
+from firmware_app.store.catalogue_files import MOST_WINDOWS
 from firmware_app.ui.screens import Item, Menu, NumberEntry
 from firmware_app.words.i18n import data_label
 from firmware_app.words.score_sheet import REWARD_NAMES
@@ -105,7 +106,7 @@ class PopielWizard:
                 counted,
                 6,
                 1,
-                20,
+                MOST_WINDOWS,
             )
         )
 

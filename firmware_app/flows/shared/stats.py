@@ -100,6 +100,13 @@ class StatsMenu(Menu):
     def kind(self) -> tuple[str | None, str | None]:
         return KINDS[self.filter]
 
+    @property
+    def one_game(self) -> bool:
+        """Whether the figures are of one game: scores of different games are not comparable
+        (a Król Popiel track against Pingwiny points), so "All games" shows no best or
+        average score."""
+        return self.kind[0] is not None
+
     def _show(self, screen) -> None:
         with open_stats(self.app) as stats:
             screen(stats)
@@ -109,11 +116,14 @@ class StatsMenu(Menu):
         if not figures["plays"]:
             self.app.notice(t("Games"), [t("No finished games yet.")])
             return
-        lines = [
-            t("Games played: {n}", n=figures["plays"]),
+        scores = [
             t("Best score: {score} ({name})", score=figures["best_score"],
               name=figures["best_by"] or "-"),
             t("Average score: {score}", score=figures["average_score"]),
+        ] if self.one_game else []  # fmt: skip
+        lines = [
+            t("Games played: {n}", n=figures["plays"]),
+            *scores,
             t("Average length: {minutes} min", minutes=figures["average_minutes"]),
             t("Wins:"),
             *(f"  {name}: {wins}" for name, wins in figures["winners"]),
@@ -135,11 +145,14 @@ class StatsMenu(Menu):
             figures = stats.player(name, *self.kind)
             favourite = stats.player(name, game, self.kind[1])["favourite"]
         rate = "-" if figures["win_rate"] is None else f"{round(figures['win_rate'] * 100)}%"
+        scores = [
+            t("Average score: {score}", score=figures["average_score"]),
+            t("Best score: {score}", score=figures["best_score"]),
+        ] if self.one_game else []  # fmt: skip
         lines = [
             t("Games: {n}, wins: {wins} ({rate})", n=figures["games"], wins=figures["wins"],
               rate=rate),
-            t("Average score: {score}", score=figures["average_score"]),
-            t("Best score: {score}", score=figures["best_score"]),
+            *scores,
             t(PIECES[game], piece=_piece(t, favourite)),
             t("Last results:"),
             *(

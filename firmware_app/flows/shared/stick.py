@@ -7,9 +7,12 @@ stick (after a question whose first answer changes nothing) and "Done". Any othe
 let go as soon as its results are written. Either way the stick is unmounted before the
 panel says it may be pulled out.
 
-The slow work (writing to the stick, checking a backup) runs in a thread, so the loop keeps
-feeding the watchdog; only the restore itself, which replaces the journal the app holds,
-runs in the loop, between two inputs.
+Everything that touches the stick (writing to it, finding its newest backup, backing up,
+checking a backup) runs in a thread, so the loop keeps feeding the watchdog however slow
+or crowded the stick; the menu is built from what that thread found. Only the restore
+itself, which replaces the journal the app holds, runs in the loop, between two inputs,
+from the backup already read into memory. A stick whose ``tableside`` (or its ``backup``)
+is not a folder is refused by name ("The stick's tableside is not a folder.") and let go.
 
 The backups' module and the confirmation screen are imported when a stick first needs
 them, not when the daemon starts: the watch is built before the home menu is shown.
@@ -19,13 +22,13 @@ import logging
 import sqlite3
 from functools import partial
 
-from firmware_app.transfer.stick import Job, write_stick_results
+from firmware_app.transfer.folder_handle import NotAFolder
+from firmware_app.transfer.stick import Job, back_up, check_on_stick, visit
 from firmware_app.ui.screens import Item, Menu, Notice, Screen
 
 LOG = logging.getLogger("tableside.stick")
 LOOK = 1.0  # seconds between looks for a stick: one stat
 ANSWER = 20.0  # seconds the root unit has to unmount the stick before the panel says so
-BACKUPS = "backup"  # the folder in tableside/ that marks a stick for backups
 
 
 class Busy(Screen):
@@ -50,12 +53,9 @@ class StickWatch:
         self.job = self.then = self.releasing = None
         self.screens: list[Screen] = []
         self.written = 0
+        self.newest: str | None = None  # the name of the stick's newest finished backup
         self.note = ""  # what the last backup did, under its menu item
         self.problem = ""  # what went wrong before the release, said once it is done
-
-    @property
-    def shelf(self):
-        return self.port.folder / BACKUPS
 
     def tick(self, now: float) -> bool:
         self.now = now
@@ -87,30 +87,37 @@ class StickWatch:
         self.job, self.then = Job(work), then
 
     def _write_results(self) -> None:
-        work = partial(write_stick_results, self.app.journal.path, self.port.folder)
+        work = partial(visit, self.app.journal.path, self.port)
         self._run(self.app.t("Writing to the USB stick…"), work, self._results_written)
 
     def _results_written(self, job: Job) -> None:
-        t = self.app.t
         if job.error is not None:
-            self._release(t("Could not write to the USB stick. Is it full or read-only?"))
+            self._release(self._trouble(job.error))
             return
-        self.written = job.result
-        if self.shelf.is_dir():
+        found = job.result
+        self.written, self.newest = found.written, found.newest
+        if found.backups:
             self._menu()
         else:
             self._release()
 
-    def _menu(self, selected: str = "") -> None:
-        """The stick's menu; ``selected`` is the label of the item the cursor starts on."""
-        from firmware_app.transfer.box_backup import find_backup
+    def _trouble(self, error: Exception) -> str:
+        """What the panel says of a stick the box could not write to."""
+        t = self.app.t
+        if isinstance(error, NotAFolder) and error.path.is_relative_to(self.port.mount):
+            name = error.path.relative_to(self.port.mount).as_posix()
+            return t("The stick's {name} is not a folder.", name=name)
+        return t("Could not write to the USB stick. Is it full or read-only?")
 
+    def _menu(self, selected: str = "") -> None:
+        """The stick's menu; ``selected`` is the label of the item the cursor starts on.
+        Built from what the stick's thread found: nothing on the stick is looked at here."""
         t = self.app.t
         items = [
             Item(t("Write results"), self._write_results, t("{n} games written.", n=self.written)),
             Item(t("Back up this box"), self._back_up, self.note),
         ]
-        if find_backup(self.shelf) is not None:
+        if self.newest is not None:
             items.append(Item(t("Restore from this stick"), self._check))
         items.append(Item(t("Done"), self._release))
         menu = Menu(self.app, t("USB stick"), items, back=self._release)
@@ -118,22 +125,20 @@ class StickWatch:
         self._show(menu)
 
     def _back_up(self) -> None:
-        from firmware_app.transfer.box_backup import make_backup
-
         app = self.app
-        work = partial(make_backup, app.journal.path, app.owner_catalogue, self.shelf, app.clock())
+        work = partial(back_up, app.journal.path, app.owner_catalogue, self.port, app.clock())
         self._run(app.t("Backing up to the USB stick…"), work, self._backed_up)
 
     def _backed_up(self, job: Job) -> None:
         t = self.app.t
         self.note = t("Could not back up.") if job.error else t("Backed up.")
+        if job.error is None:
+            self.newest = job.result  # the backup just made is the one a restore takes
         self._menu(t("Back up this box"))
 
     def _check(self) -> None:
         """Read and check the newest backup before anything is asked or replaced."""
-        from firmware_app.transfer.box_backup import check_backup, find_backup
-
-        work = partial(check_backup, find_backup(self.shelf), self.app.journal.path.parent)
+        work = partial(check_on_stick, self.port, self.newest, self.app.journal.path.parent)
         self._run(self.app.t("Checking the backup…"), work, self._checked)
 
     def _checked(self, job: Job) -> None:
@@ -146,7 +151,7 @@ class StickWatch:
             self._add(Notice(self.app, t("Not restored"), lines))
             return
         backup = job.result
-        yes = t("Yes: restore {n} games", n=backup.games)
+        yes = t("Yes: restore {n} games", n=backup.held.games)
         confirm(self.app, t("Replace all games?"), yes, partial(self._restore, backup))
         self.screens.append(self.app.top)
 
@@ -168,7 +173,17 @@ class StickWatch:
         app.reload()  # the restored settings, tags and game in play
         t = app.t
         self._menu()
-        lines = [t("Restored: {n} games.", n=backup.games), t("The replaced state is kept.")]
+        held = backup.held
+        lines = [
+            t("Restored: {n} games.", n=held.games),
+            t(
+                "{finished} finished, {abandoned} abandoned, {unfinished} unfinished.",
+                finished=held.finished,
+                abandoned=held.abandoned,
+                unfinished=held.unfinished,
+            ),
+            t("The replaced state is kept."),
+        ]
         self._add(Notice(app, t("Restored"), lines))
 
     def _release(self, problem: str = "") -> None:
