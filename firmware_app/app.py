@@ -76,6 +76,7 @@ class App:
         self.stack: list[Screen] = []
         self.handoffs = 0  # turns passed since the start, for the buzzer's chirp
         self.cursors: dict[str, str] = {}  # a remembering menu's name -> the label chosen last
+        self.held_hand_off = None  # shown once the cards being taught are saved (flows.teach)
         self._back_was_long = False
         self.reload()
 
@@ -256,16 +257,22 @@ class App:
         session = self.session
         screens = GAMES[session.key]
         self.reset(screens.end(self) if session.over else turn_or_virtual(self, screens.turn))
-        from firmware_app.flows.shared.teach import ask
+        from firmware_app.flows.shared.end import keep_result
+        from firmware_app.flows.shared.teach import ask, hold_hand_off
 
-        ask(self)
+        teaching = ask(self)
+        if session.over and not teaching:
+            keep_result(self)
         lines = screens.events(self.t, session.game, events or [])
         if lines and steps:
             for line in reversed(lines):
                 self.notice(steps, [line])
         elif before is not None and not session.over and session.state.current != before.current:
-            screens.hand_off(self, lines)
-        elif lines:
+            if not hold_hand_off(self, lambda: screens.hand_off(self, [])):  # cards first
+                screens.hand_off(self, lines)
+            elif lines:
+                self.notice(self.t("At the table"), lines)
+        elif lines and not self.top.say(lines):  # the same turn goes on: its menu may say them
             self.notice(self.t("At the table"), lines)
 
     def hint(self) -> None:

@@ -112,7 +112,9 @@ class Session:
         return events
 
     def can_undo(self) -> bool:
-        return len(self.states) > 1
+        """An action to take back, in a game still being played (one kept at its end is
+        closed)."""
+        return len(self.states) > 1 and self.journal.can_undo(self.game_id)
 
     def undo(self) -> str | None:
         if not self.can_undo():

@@ -2,8 +2,9 @@
 
 The engine raises errors carrying a key and parameters; this table turns
 them into a sentence in the player's language. Colour and location
-parameters are ids and are named in the same language. Polish sentences are
-phrased ("w kolorze: …") so that a name never needs declining.
+parameters are ids and are named in the same language. Polish declines a colour
+or a place where the sentence needs it (``DECLINED``); a card's or a player's name
+is never declined, so a sentence is phrased to leave it as it is ("kartę „X”").
 """
 
 NAMES = {
@@ -137,7 +138,7 @@ MESSAGES = {
     },
     "illegal.not_held": {
         "en": "You do not hold enough tokens in {colour}.",
-        "pl": "Masz za mało żetonów w kolorze: {colour}.",
+        "pl": "Masz za mało {colour} żetonów.",
     },
     "illegal.cannot_receive": {
         "en": "No {colour} token is left to receive, on its location or in the bag.",
@@ -169,7 +170,7 @@ MESSAGES = {
     },
     "illegal.cannot_afford": {
         "en": "Not enough {colour} tokens to acquire '{card}'.",
-        "pl": "Za mało żetonów w kolorze: {colour}, by zwerbować „{card}”.",
+        "pl": "Za mało {colour} żetonów, by zwerbować kartę „{card}”.",
     },
     "illegal.no_reveal_expected": {
         "en": "No card is waiting to be laid out.",
@@ -241,7 +242,7 @@ MESSAGES = {
     },
     "illegal.already_there": {
         "en": "Your penguin is already on the {location}.",
-        "pl": "Twój pingwin już stoi w miejscu {location}.",
+        "pl": "Twój pingwin już stoi {location}.",
     },
     "illegal.push_needs_two": {
         "en": "Pushing a penguin aside takes 2 actions; not enough are left.",
@@ -261,7 +262,7 @@ MESSAGES = {
     },
     "illegal.not_here": {
         "en": "Your penguin is not on {action}.",
-        "pl": "Twój pingwin nie stoi na {action}.",
+        "pl": "Twój pingwin nie stoi {action}.",
     },
     "illegal.missions_full": {
         "en": "You already hold as many missions as allowed.",
@@ -277,7 +278,7 @@ MESSAGES = {
     },
     "illegal.not_held_before": {
         "en": "Not enough {colour} tokens held from before this action.",
-        "pl": "Za mało żetonów w kolorze: {colour} sprzed tej akcji.",
+        "pl": "Za mało {colour} żetonów sprzed tej akcji.",
     },
     "action.bad_roll": {
         "en": "'{roll}' is not a die roll (1 to 6).",
@@ -405,17 +406,19 @@ MESSAGES = {
     },
 }
 
-# A colour's short mark in a card's cost: one or two letters, none shared ("any" is the
-# rulebook's rainbow symbol, paid with a token of any colour).
+# A colour's short mark in a card's cost: a letter for the four colours, a disc for the
+# three plain tokens (black filled, white hollow, grey half), so that no mark begins
+# another ("C" and "Cz" were told apart by one letter). "any" is the rulebook's rainbow
+# symbol, paid with a token of any colour.
 INITIALS = {
     "en": {
         "red": "R",
         "blue": "B",
         "green": "G",
         "yellow": "Y",
-        "grey": "Gy",
-        "white": "W",
-        "black": "K",
+        "grey": "◐",
+        "white": "○",
+        "black": "●",
         "any": "A",
     },
     "pl": {
@@ -423,9 +426,9 @@ INITIALS = {
         "blue": "N",
         "green": "Z",
         "yellow": "Ż",
-        "grey": "S",
-        "white": "B",
-        "black": "Cz",
+        "grey": "◐",
+        "white": "○",
+        "black": "●",
         "any": "D",
     },
 }
@@ -433,7 +436,35 @@ SEAT_WORD = {"en": "Player {n}", "pl": "Gracz {n}"}
 # Where an advanced action is played, for "Your penguin is not on …".
 HERE = {
     "en": {"take": "a tile whose tokens it could take", "*": "the {place}"},
-    "pl": {"take": "polu z żetonami do wzięcia", "*": "polu: {place}"},
+    "pl": {"take": "na polu z żetonami do wzięcia", "*": "{place}"},
+}
+# Polish declines what English leaves alone: "Za mało zielonych żetonów" (genitive plural
+# of the colour), "nie stoi w Strefie gastro" (where, in the locative).
+OF_MANY = {
+    "red": "czerwonych",
+    "blue": "niebieskich",
+    "green": "zielonych",
+    "yellow": "żółtych",
+    "grey": "szarych",
+    "white": "białych",
+    "black": "czarnych",
+}
+IN_PLACE = {
+    "chimp": "w Wybiegu szympansów",
+    "gorilla": "w Wybiegu goryli",
+    "shop": "w Sklepie z pamiątkami",
+    "storehouse": "w Magazynie ZOO",
+    "otter": "w Wybiegu wydr",
+    "lemur": "w Wybiegu lemurów",
+    "gate": "przy Bramie ZOO",
+    "gastro": "w Strefie gastro",
+    "hq": "w Kwaterze Głównej",
+}
+DECLINED = {  # key -> parameter -> its Polish form
+    "illegal.cannot_afford": {"colour": OF_MANY},
+    "illegal.not_held": {"colour": OF_MANY},
+    "illegal.not_held_before": {"colour": OF_MANY},
+    "illegal.already_there": {"location": IN_PLACE},
 }
 TRANSLATED_PARAMS = ("colour", "location", "place", "source", "target")
 
@@ -452,8 +483,12 @@ def text(key: str, language: str, /, things=None, **params: object) -> str:
     if key == "illegal.not_here":
         here = HERE[language]
         place = str(params["action"])
-        params["action"] = here.get(place) or here["*"].format(place=names.get(place, place))
+        named = (IN_PLACE if language == "pl" else names).get(place, place)
+        params["action"] = here.get(place) or here["*"].format(place=named)
         return templates[language].format(**params)
+    if language == "pl":
+        for name, forms in DECLINED.get(key, {}).items():
+            params[name] = forms.get(str(params[name]), params[name])
     for name, value in params.items():
         word = str(value)
         if things and word in things:

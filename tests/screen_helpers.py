@@ -27,3 +27,21 @@ def _find(labels: list[str], label: str) -> int | None:
     if label in labels:
         return labels.index(label)
     return next((i for i, text in enumerate(labels) if text.startswith(label)), None)
+
+
+def drawn_pages(screen) -> list:
+    """Each page of a notice (else the screen once) drawn on a canvas of its own; a notice
+    is left on its first page."""
+    from firmware_app.ui.canvas import Canvas
+    from firmware_app.ui.screens import Notice
+
+    canvases = []
+    for page in range(screen.pages if isinstance(screen, Notice) else 1):
+        if isinstance(screen, Notice):
+            screen.page = page
+        canvas = Canvas()
+        screen.draw(canvas)
+        canvases.append(canvas)
+    if isinstance(screen, Notice):
+        screen.page = 0
+    return canvases

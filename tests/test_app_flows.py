@@ -75,14 +75,13 @@ def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(sim):
     assert replay(record).final == session.state
 
 
-def test_finishing_keeps_the_game_and_returns_to_the_start(sim):
+def test_a_game_at_its_end_is_kept_at_once_and_done_returns_to_the_start(sim):
     start_demo_game(sim)
     Autopilot(sim, seed=2).play()
     game_id = sim.app.session.game_id
-    sim.press("up")  # the last item: Finish
-    sim.press("ok")
-    assert sim.screen.startswith("[Keep this result?]\n> No: go back")
-    sim.press("down")
+    assert [g.id for g in sim.journal.finished_games()] == [game_id]  # nothing pressed yet
+    assert sim.screen == "[Game over]\n> Score sheet\n  Scores by round\n  Done"
+    sim.press("up")  # the last item: Done
     sim.press("ok")
     assert sim.screen == "[Tableside]\n> New game\n  Settings\n  Statistics"
     assert [g.id for g in sim.journal.finished_games()] == [game_id]
@@ -107,8 +106,8 @@ def test_long_back_undoes_and_redo_gives_the_same_draw(sim):
     while "Draw 2 tokens" not in sim.screen:
         sim.press("ok")
     sim.press("ok")
-    drawn = sim.screen
-    assert drawn.startswith("[At the table]\n  From the bag:")
+    drawn = sim.screen  # the turn menu names the tokens drawn: no notice of its own
+    assert drawn.split("\n")[1].startswith("  From the bag:")
     state = sim.app.session.state
     sim.hold("back")
     assert sim.screen.startswith("[Undone]")

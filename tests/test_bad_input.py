@@ -139,16 +139,14 @@ LABELS = (
     "Sleep after: {value}",
     "Our cards",
     "Score sheet",
-    "Undo the last action",
-    "Finish: new game",
+    "Done",
     "End game",
     "Yes: end the game",
 )
 END_LABELS = (
     "Score sheet",
-    "Undo the last action",
-    "Finish: new game",
-    "Yes: the game is finished",
+    "Scores by round",
+    "Done",
     "Undo",
     "Redo",
 )
@@ -299,8 +297,8 @@ def play(sim: Headless, pilot: Autopilot) -> None:
         sim.press("back")  # it picks an item at random
     elif isinstance(top, NumberEntry):
         sim.press("ok")  # it does not enter numbers: take the one offered
-    else:
-        pilot.step()
+    elif not pilot.step():
+        sim.press("ok")  # the game is over: read what the cursor opens, the score sheet first
 
 
 def choose(sim: Headless, label: str) -> None:
@@ -355,7 +353,7 @@ class Checker:
         problems += journal.check()
         session = app.session
         unfinished = {game.id for game in journal.unfinished_games()}
-        if session is not None and session.game_id not in unfinished:
+        if session is not None and not session.over and session.game_id not in unfinished:
             problems.append(f"the app's game {session.game_id} is not unfinished: {unfinished}")
         if session is None:
             return problems

@@ -80,6 +80,38 @@ def test_presses_prints_one_object_per_game_and_build():
         assert result["presses_per_turn_median"] <= result["presses_per_turn_p90"]
 
 
+def test_presses_reading_every_notice_says_so_and_counts_by_screen():
+    results = run_all("presses.py", "--seeds", "1", "--variant", "popiel", "--reading")
+    assert [(r["variant"], r["buttons"], r["reading"]) for r in results] == [
+        ("popiel", 11, True),
+        ("popiel", 4, True),
+    ]
+    for result in results:
+        assert sum(result["presses_by_screen"].values()) >= result["turns"]
+
+
+def test_presses_first_game_counts_a_first_evening_from_launch():
+    """The opening of a first printed-box game (a few actions of it), on both builds."""
+    results = run_all(
+        "presses.py", "--first-game", "--variant", "family", "--seeds", "1", "--actions", "4"
+    )
+    assert [(r["first_game"], r["buttons"], r["reading"]) for r in results] == [
+        ("family", 11, True),
+        ("family", 4, True),
+    ]
+    eleven, four = results
+    for result in results:
+        before = result["before_first_turn"]
+        assert result["launch_to_first_turn"] == sum(before.values())
+        assert set(before) == {"setup", "names", "teaching"} and result["players"] == 3
+        assert result["cards_taught"]["mix"] == 1  # the token mix, counted before the game
+        assert result["presses"]["turn"] > 0
+    # three 3-letter names: "Choose the names", then each "New name …", two colours a
+    # letter and OK (flows/shared/seats.py); the wheel on 4 buttons
+    assert eleven["before_first_turn"]["names"] == 2 + 3 * (1 + 2 * 3 + 1)
+    assert four["before_first_turn"]["names"] > eleven["before_first_turn"]["names"]
+
+
 def test_players_prints_a_pairing_and_each_levels_move_times():
     path = BENCHMARKS / "players.py"
     done = subprocess.run(

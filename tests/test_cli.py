@@ -192,9 +192,7 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     Autopilot(sim, seed=2).play()
     final = sim.app.session.state
     sim.press("up")
-    sim.press("ok")  # the last item: Finish, new game
-    sim.press("down")
-    sim.press("ok")  # Yes: the game is finished
+    sim.press("ok")  # the last item: Done (the game was kept at its end)
     sim.close()
     config = tmp_path / "tableside.toml"
     config.write_text(f'[app]\nstate_dir = "{state}"\n')

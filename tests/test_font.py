@@ -458,3 +458,88 @@ def test_golden_image(name, sample, text, tmp_path):
     if actual.size != expected.size or actual.tobytes() != expected.tobytes():
         actual.save(tmp_path / reference.name)
         pytest.fail(f"{reference.name} differs; the new picture is {tmp_path / reference.name}")
+
+
+# Every string the panel can show ------------------------------------------------
+
+
+def panel_strings() -> dict[str, str]:
+    """Every text a screen may draw, by where it comes from: both catalogues' ids and
+    translations, the rules' words, each string literal of the app (docstrings aside),
+    and every name and text of the card data files."""
+    import ast
+    import tomllib
+
+    from firmware_app.words.i18n import LOCALE_DIR, parse_entries
+    from rules import messages
+
+    found: dict[str, str] = {}
+    for path in sorted(LOCALE_DIR.glob("*.po")):
+        singles, plurals = parse_entries(path.read_text(encoding="utf-8"))
+        for msgid, msgstr in singles.items():
+            found[f"{path.name} {msgid!r}"] = msgid + msgstr
+        for msgid, forms in plurals.items():
+            found[f"{path.name} {msgid!r}"] = msgid + "".join(forms)
+    tables = [messages.NAMES, messages.INITIALS, messages.HERE, {"pl": messages.IN_PLACE}]
+    for table in tables:
+        for language, words in table.items():
+            for key, word in words.items():
+                found[f"rules.messages {language} {key}"] = word
+    for key, templates in messages.MESSAGES.items():
+        found[f"rules.messages {key}"] = "".join(templates.values())
+    root = Path(__file__).parent.parent
+    for path in sorted((root / "firmware_app").rglob("*.py")):
+        if path.name in TERMINAL_ONLY:
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        docstrings = {
+            id(node.body[0].value)
+            for node in ast.walk(tree)
+            if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef)
+            and node.body
+            and isinstance(node.body[0], ast.Expr)
+        }
+        for node in ast.walk(tree):
+            literal = isinstance(node, ast.Constant) and isinstance(node.value, str)
+            if literal and id(node) not in docstrings:
+                found[f"{path.relative_to(root)}:{node.lineno}"] = node.value
+    for path in sorted((root / "rules" / "data").glob("*.toml")):
+        found.update(_toml_strings(path.name, tomllib.loads(path.read_text(encoding="utf-8"))))
+    return found
+
+
+def _toml_strings(where: str, value) -> dict[str, str]:
+    if isinstance(value, str):
+        return {where: value}
+    if isinstance(value, dict):
+        items = list(value.items())
+    elif isinstance(value, list):
+        items = list(enumerate(value))
+    else:
+        return {}
+    found: dict[str, str] = {}
+    for key, inner in items:
+        found.update(_toml_strings(f"{where}.{key}", inner))
+    return found
+
+
+# Characters a panel string may hold that are never drawn (control characters), and the
+# modules that draw the terminal simulator's frame and keys rather than the panel.
+NOT_DRAWN = {chr(code) for code in range(32)}
+TERMINAL_ONLY = ("terminal.py", "terminal_view.py")
+
+
+@pytest.mark.parametrize("name", FONT_NAMES)
+def test_every_character_of_every_panel_string_is_in_the_font(name):
+    font = font_named(name)
+    lacking = {
+        where: "".join(sorted(font.missing(text) - NOT_DRAWN))
+        for where, text in panel_strings().items()
+        if font.missing(text) - NOT_DRAWN
+    }
+    assert lacking == {}
+
+
+def test_the_middle_dot_of_a_card_line_is_drawn():
+    for font in fonts().values():
+        assert "·" in font.glyphs and drawn_cell(font, "·").getbbox() is not None

@@ -32,12 +32,12 @@ def screens(sim: Headless):
         sim.press("ok")
     yield "turn-draw"
     sim.press("ok")
-    yield "drawn"
-    sim.press("ok")
+    yield "drawn"  # the turn menu: the tokens drawn above the first visit
+    sim.press("down")
     yield "turn-visit"
     name = sim.app.t.name("gastro")
     gastro = [i for i, item in enumerate(sim.app.top.items) if name in item.label]
-    sim.press("down", gastro[0])
+    sim.press("down", gastro[0] - sim.app.top.cursor)
     sim.press("ok")
     yield "gastro-exchanges"
     sim.press("down")

@@ -529,3 +529,33 @@ def test_the_data_files_labels_are_the_ones_the_screens_translate(demo):
     assert {demo.label, load_popiel(demo=True).demo_label} == set(DATA_LABELS)
     polish = Words("pl")
     assert all(data_label(polish, label) != label for label in DATA_LABELS)
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_colour_mark_begins_another(language):
+    """The marks C (czerwony) and Cz (czarny) were told apart by one letter: never again."""
+    from rules.messages import INITIALS
+
+    marks = list(INITIALS[language].values())
+    assert len(set(marks)) == len(marks)
+    assert [(a, b) for a in marks for b in marks if a != b and b.startswith(a)] == []
+    assert len({mark[0] for mark in marks}) == len(marks), "each mark has a first sign of its own"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_cost_being_entered_shows_counted_marks(language):
+    from types import SimpleNamespace
+
+    from firmware_app.ui.canvas import Canvas
+    from firmware_app.ui.screens import ColourEntry
+
+    app = SimpleNamespace(t=Translator(language), wrap=None)
+    entry = ColourEntry(app, "Cost", "Press each token", lambda colours: None)
+    for colour in ("red", "red", "red", "blue", "black", "black", "white"):
+        entry.button(colour)
+    canvas = Canvas()
+    entry.draw(canvas)
+    t = Translator(language)
+    red, blue, black, white = (t.initial(c) for c in ("red", "blue", "black", "white"))
+    assert canvas.lines[2] == f"  3{red} {blue} {white} 2{black}"
+    assert canvas.cuts == []

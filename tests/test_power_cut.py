@@ -236,7 +236,7 @@ def _choose(player: Player, label: str) -> None:
 
 
 def _new_game(player: Player) -> None:
-    """Close a game that is over ("Finish: new game") and set up the next one."""
+    """Close a game that is over ("Done") and set up the next one."""
     app = player.app
     while app.session is not None:
         top = app.top

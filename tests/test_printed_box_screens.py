@@ -13,7 +13,7 @@ from firmware_app.flows.shared.teach import CostEntry, TypePicker
 from firmware_app.runners.autopilot import Autopilot
 from firmware_app.runners.headless import Headless
 from firmware_app.store import catalogue_files
-from firmware_app.ui.screens import Menu, Notice
+from firmware_app.ui.screens import NumberEntry
 from rules.colours import COLOURS, DIFFERENT
 from rules.record import replay
 
@@ -160,20 +160,28 @@ def test_a_mission_counting_several_types_needs_two_marked(tmp_path, language):
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
-def test_not_knowing_the_mix_with_the_app_as_the_bag_is_refused_and_changes_nothing(
+def test_we_dont_know_the_mix_is_offered_only_with_the_tables_bag_and_said_before(
     tmp_path, language
 ):
-    sim = own_game(tmp_path, language)
+    sim = own_game(tmp_path, language, script=["press ok"] * 4)  # at the bag question
     t = sim.app.t
-    assert [item.label for item in sim.app.top.items] == [t("Count them now"), t("We don't know")]
-    sim.press("down")
-    sim.press("ok")
-    assert isinstance(sim.app.top, Notice)
-    assert t("The app can draw only from a bag whose mix it knows.") in flat(sim)
-    sim.press("ok")
-    assert isinstance(sim.app.top, Menu) and sim.app.top.title == t("Tokens in the box")
+    assert sim.app.top.title == t("Token bag")
+    details = [item.detail for item in sim.app.top.items]
+    assert details == [
+        t("With our own cards, count their tokens once first."),
+        t("With our own cards, their mix may stay unknown."),
+    ]
+    assert " ".join(details[0].split()[:3]) in " ".join(sim.screen.split())
+    for line in ["press ok"] * 3:  # the app as the bag, the app's deck, our own cards
+        sim.command(line)
+    assert isinstance(sim.app.top, NumberEntry)  # counted at once: nothing else is possible
+    assert sim.app.top.title == t("Tokens in the box")
     assert sim.app.session is None and not (tmp_path / "owner.toml").exists()
     sim.close()
+    again = own_game(tmp_path, language, folder="again", script=OWN_CARDS_TABLE_BAG)
+    labels = [item.label for item in again.app.top.items]
+    assert labels == [t("Count them now"), t("We don't know")]
+    again.close()
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

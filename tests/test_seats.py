@@ -5,11 +5,12 @@ from screen_helpers import choose
 
 from firmware_app.app import App
 from firmware_app.flows.pingwiny.turn import TurnMenu
-from firmware_app.flows.shared.seats import MOUSE_COLOURS
+from firmware_app.flows.shared.seats import GROUPS, MOUSE_COLOURS
 from firmware_app.runners.headless import Headless
 from firmware_app.store.config import load_config
 from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import WHEEL, LetterEntry, Notice
+from rules.colours import COLOURS
 from rules.record import replay
 
 
@@ -240,5 +241,90 @@ def test_a_setup_the_engine_refuses_says_why_and_stores_no_game(tmp_path):
         assert "does not yet know enough to play" in " ".join(sim.app.top.lines)
         assert sim.app.session is None
         assert sim.journal.unfinished_games() == [] and sim.journal.ended_games() == []
+    finally:
+        sim.close()
+
+
+# ------------------------------------------------------------ names by colour
+
+
+class Counted:
+    """The simulator's presses, counted."""
+
+    def __init__(self, sim) -> None:
+        self.sim, self.presses = sim, 0
+
+    def press(self, name: str, times: int = 1) -> None:
+        self.sim.press(name, times)
+        self.presses += times
+
+
+def colour_name(counted: Counted, name: str) -> None:
+    """Two colour presses a letter: its group (red the first), then its place in the group;
+    then OK, the wheel standing on "done"."""
+    for letter in name.upper():
+        group = next(g for g, letters in enumerate(GROUPS) if letter in letters)
+        counted.press(COLOURS[group])
+        counted.press(COLOURS[GROUPS[group].index(letter)])
+    counted.press("ok")
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_three_new_names_on_a_first_evening_take_26_presses(tmp_path, language):
+    """The goal is 30 for three new 3-letter names; the box remembers none yet."""
+    sim = Headless(tmp_path, language=language, seed=7)
+    try:
+        to_the_family_seats(sim, players=3)
+        counted = Counted(sim)
+        counted.press("down")  # Choose the names
+        counted.press("ok")
+        for name in ("Ada", "Ola", "Tom"):
+            assert labels(sim)[0] == sim.app.t("New name …")  # nothing remembered yet
+            counted.press("ok")
+            colour_name(counted, name)
+        assert counted.presses == 26
+        sim.press("ok", 3)  # the app deals, draws who starts; everyone plays
+        assert sim.app.session.game.options.names == ("Ada", "Ola", "Tom")
+        assert sim.app.setting("names")[:3] == ["Ada", "Ola", "Tom"]
+    finally:
+        sim.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_colour_letters_show_their_groups_back_forgets_one_the_wheel_still_works(
+    tmp_path, language
+):
+    sim = Headless(tmp_path, language=language, seed=7)
+    try:
+        t = sim.app.t
+        to_the_family_seats(sim)
+        choose(sim, t("Choose the names"))
+        sim.press("down", 2)
+        sim.press("ok")  # New name …
+        entry = sim.app.top
+        assert t("Colours: {letters}", letters="A D H Ł Ó Ś X") in sim.screen
+        sim.press("yellow")  # Ł M N Ń O
+        assert t("Colours: {letters}", letters="Ł M N Ń O") in sim.screen
+        sim.press("white")  # no sixth letter: said, nothing entered, the group stays
+        shown = " ".join(sim.screen.split())
+        assert t("No letter on that button: one of {letters}.", letters="Ł M N Ń O") in shown
+        sim.press("ok")
+        assert entry.entered == "" and t("Colours: {letters}", letters="Ł M N Ń O") in sim.screen
+        sim.press("back")  # forgets the group, deletes nothing
+        assert t("Colours: {letters}", letters="A D H Ł Ó Ś X") in sim.screen
+        sim.press("yellow")
+        sim.press("red")
+        assert entry.entered == "Ł"
+        assert t("↑↓ letter, OK: {choice}", choice=t("done")) in sim.screen
+        assert t("Colours: {letters}", letters="a d h ł ó ś x") in sim.screen  # small now
+        sim.press("down")  # the wheel, one past "done": A, small
+        sim.press("ok")
+        assert entry.entered == "Ła"
+        sim.press("back")  # deletes the last letter
+        assert entry.entered == "Ł"
+        type_name(sim, "")  # done, on the wheel
+        choose(sim, t("No name"))  # the second seat
+        sim.press("ok", 3)
+        assert sim.app.session.game.options.names == ("Ł", None)
     finally:
         sim.close()

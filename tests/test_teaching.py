@@ -11,7 +11,7 @@ from firmware_app.flows.shared.teach import CardTeacher, CostEntry
 from firmware_app.runners.autopilot import Autopilot
 from firmware_app.runners.headless import Headless
 from firmware_app.store import catalogue_files
-from firmware_app.ui.screens import LetterEntry, Menu, Notice, NumberEntry
+from firmware_app.ui.screens import LetterEntry, Menu, NumberEntry
 from rules.catalogue import Catalogue, merge
 from rules.catalogue.teaching import refusal, unnamed_cards
 from rules.colours import COLOURS
@@ -116,10 +116,7 @@ def test_points_can_wait_for_the_score_sheet_and_score_the_same(tmp_path):
     sim = own_game(tmp_path)
     sim.app.set_setting("teach_points", "score")
     answer_mix(sim)
-    while isinstance(sim.app.top, Notice):
-        sim.press("ok")
-    # the first card asked for is a face-up one, and only its cost
-    assert isinstance(sim.app.top, CostEntry | Menu)
+    teach_first_card(sim)  # a face-up card, and only its cost
     pilot = Autopilot(sim, 1)
     while not sim.app.session.over:
         pilot.step()
@@ -132,13 +129,14 @@ def test_points_can_wait_for_the_score_sheet_and_score_the_same(tmp_path):
 
 
 def teach_first_card(sim) -> CardTeacher:
+    """Past the setup, the missions' questions and the naming of the cards laid out (the
+    first of each list) to the first card's cost."""
     answer_mix(sim)
-    while isinstance(sim.app.top, Notice):
+    for _ in range(200):
+        if isinstance(sim.app.top, CostEntry):
+            return sim.app.top
         sim.press("ok")
-    while isinstance(sim.app.top, Menu) and "Keep" in sim.screen:  # an unnamed card: keep
-        sim.press("ok")
-    assert isinstance(sim.app.top, CostEntry), sim.screen
-    return sim.app.top
+    raise AssertionError(sim.screen)
 
 
 def test_a_cost_out_of_bounds_is_refused_and_changes_nothing(tmp_path):

@@ -28,7 +28,8 @@ from firmware_app.runners.terminal import (
 from firmware_app.runners.terminal_view import BLANK, PANEL_COLS, half_blocks, legend
 from firmware_app.store.config import load_config
 from firmware_app.store.journal import Journal
-from hw.buttons import Timing
+from firmware_app.ui.screens import ColourEntry
+from hw.buttons import NAMES, Timing
 from hw.events import Press
 
 ROOT = Path(__file__).parent.parent
@@ -112,10 +113,10 @@ def test_the_legend_names_the_colour_keys_in_the_apps_language(language, colours
 class Typist:
     """Types keys into a Simulator on a virtual clock, as the curses loop does."""
 
-    def __init__(self, state_dir: Path, language: str = "en", seed: int = 1) -> None:
+    def __init__(self, state_dir: Path, language: str = "en", seed: int = 1, buttons=NAMES) -> None:
         settings = load_config(None, environ={"TABLESIDE_STATE_DIR": str(state_dir)}).app
         self.now = 0.0
-        self.sim = Simulator(settings, language, seed, self.now)
+        self.sim = Simulator(settings, language, seed, self.now, buttons)
         self.app = self.sim.app  # what Autopilot reads
         self.tick()
 
@@ -157,9 +158,9 @@ def test_keys_start_a_demo_game_and_enter_draws(typist):
     typist.type(*NEW_DEMO_GAME)
     assert "> Draw 2 tokens" in typist.text
     typist.type("\n")
-    assert typist.text.startswith("[At the table]\n  From the bag:")
+    assert typist.text.split("\n")[1].startswith("  From the bag:")  # on the turn menu
     assert [action.split()[0] for action in typist.actions()] == ["draw"]
-    assert typist.sim.view().log.startswith("action draw")
+    assert typist.sim.view().log.endswith(" drew tokens")  # the table's words, not "draw"
 
 
 def test_a_key_is_one_short_press_and_the_next_key_waits_for_it(typist):
@@ -175,14 +176,14 @@ def test_a_key_is_one_short_press_and_the_next_key_waits_for_it(typist):
 
 
 def test_u_holds_back_long_enough_to_undo(typist):
-    typist.type(*NEW_DEMO_GAME, "\n", "\n")
+    typist.type(*NEW_DEMO_GAME, "\n")  # the draw: its tokens show on the turn menu
     assert len(typist.actions()) == 1
     typist.type("u")
     assert typist.actions() == []
     assert typist.text.startswith("[Undone]")
     back = [e.kind for e in typist.sim.buttons.history if e.name == "back"]
     assert back == [Press.PRESS, Press.LONG]  # the release is silent after the screen change
-    assert typist.sim.view().log == "undo draw"
+    assert typist.sim.view().log == "Undone"
 
 
 def test_a_short_back_is_not_an_undo(typist):
@@ -206,7 +207,7 @@ def test_t_types_a_tag_that_is_laid_on_the_reader_and_taken_off(typist):
     typist.type("\n")
     assert [event.uid for event in typist.sim.reader.history] == ["04A1B2"]
     assert typist.text.startswith("[New tag: which card?]")
-    assert typist.sim.view().log == "tag 04A1B2 on the reader"
+    assert typist.sim.view().log == "Tag 04A1B2 on the reader."
     typist.type("\x7f", "t", "0", "4", "A", "1", "B", "2", "\n")  # the same tag again
     assert [event.uid for event in typist.sim.reader.history] == ["04A1B2", "04A1B2"]
 
@@ -216,18 +217,23 @@ def test_a_tag_prompt_can_be_cancelled_and_a_bad_uid_is_explained(typist):
     assert typist.sim.view().prompt is None
     typist.type("t", "0", "4", "a", "\n")
     assert typist.sim.reader.history == []
-    assert typist.sim.view().log == (
-        "no tag laid: a tag UID is an even number of hex digits, not '04A'"
-    )
+    said = "No tag laid: its number is an even count of hex digits."
+    assert typist.sim.view().log == said
     typist.type("t", "\n")
-    assert typist.sim.view().log == "no tag laid: a tag UID is an even number of hex digits, not ''"
+    assert typist.sim.view().log == said
 
 
-def test_a_refusal_logged_by_the_app_shows_on_the_status_line(typist):
-    typist.type(*NEW_DEMO_GAME)
-    assert not typist.app.act("visit hq nobody")
-    typist.tick()
-    assert typist.sim.view().log.startswith("refused 'visit hq nobody': ")
+def test_the_status_line_speaks_the_tables_language_never_the_logs(tmp_path):
+    typist = Typist(tmp_path, language="pl", seed=3)
+    try:
+        assert typist.sim.view().log.startswith("Ziarno 3: tableside sim --seed 3 ")
+        typist.type(*NEW_DEMO_GAME)
+        assert not typist.app.act("visit hq nobody")
+        typist.tick()
+        assert "refused" not in typist.sim.view().log and "{" not in typist.sim.view().log
+        assert typist.sim.log.text.startswith("refused")  # the log keeps the program's words
+    finally:
+        typist.sim.close()
 
 
 def test_the_panel_sleeps_and_the_waking_key_does_nothing_else(typist):
@@ -416,7 +422,7 @@ def test_a_default_80x24_terminal_plays_in_braille(tmp_path, pty_run):
     pty = pty_run(sim_command(tmp_path, "--language", "en", "--seed", "42"), cols=80, rows=24)
     pty.read_until(b"New game")
     assert "⣿".encode()[:2] in pty.output, "braille cells drawn"
-    assert b"seed 42 (tableside sim --seed 42 draws the same again)" in pty.output
+    assert b"Seed 42: tableside sim --seed 42 deals the same again." in pty.output
     pty.send(TYPED_NEW_DEMO_GAME)
     pty.read_until(b"Draw 2 tokens")
     pty.send(b"q")
@@ -435,3 +441,103 @@ def test_each_launch_without_a_seed_draws_a_fresh_one(tmp_path, pty_run):
         assert found, pty.output[-500:]
         seeds.append(int(found[1]))
     assert seeds[0] != seeds[1]
+
+
+# ------------------------------------------------------ the 4-button build
+
+FOUR = ("up", "down", "ok", "back")
+
+
+class FourButtonTypist(Typist):
+    """A 4-button build's simulator: a colour is picked from the entry's list with the
+    arrow keys and Enter, as a person at such a box does."""
+
+    def __init__(self, state_dir: Path, language: str = "en", seed: int = 1) -> None:
+        super().__init__(state_dir, language, seed, buttons=FOUR)
+
+    def press(self, name: str, times: int = 1) -> None:
+        if name in FOUR:
+            super().press(name, times)
+            return
+        for _ in range(times):  # the autopilot's colour, from the list on the panel
+            entry = self.app.top
+            steps = entry._choices().index(name) - entry.cursor
+            self.type(*[curses.KEY_DOWN if steps > 0 else curses.KEY_UP] * abs(steps), "\n")
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_the_4_button_legend_has_no_colour_keys_and_they_do_nothing(tmp_path, language):
+    typist = FourButtonTypist(tmp_path, language=language)
+    try:
+        view = typist.sim.view()
+        assert not view.colour_keys
+        lines = legend(language, view.colour_keys)
+        assert (
+            lines[1]
+            == {
+                "en": "A 4-button build: colours are chosen from lists with ↑ ↓ and Enter.",
+                "pl": "Wersja z 4 przyciskami: kolory wybiera się z list ↑ ↓ i Enterem.",
+            }[language]
+        )
+        assert all(len(line) <= PANEL_COLS for line in lines)
+        before = typist.text
+        typist.type(*"rbgyewk")
+        assert typist.text == before and typist.sim.buttons.history == []
+        assert not typist.app.has_colour_buttons
+    finally:
+        typist.sim.close()
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_whole_family_game_on_the_4_button_build_with_the_tables_bag(tmp_path, language):
+    typist = FourButtonTypist(tmp_path, language=language, seed=4)
+    try:
+        down = curses.KEY_DOWN
+        # new game, family, 2 players, a short game, the table's bag, the app's deck, demo
+        typist.type("\n", "\n", "\n", down, "\n", down, "\n", "\n", down, "\n")
+        pilot = Autopilot(typist, seed=4)
+        t = typist.app.t
+        while not isinstance(typist.app.top, ColourEntry):  # the first draw from the bag
+            pilot.step()
+        entry = typist.app.top
+        first = t.name(entry._choices()[0])
+        assert "  " + t("↑↓ colour, OK: {choice}", choice=first) in typist.text.splitlines()
+        typist.type(curses.KEY_DOWN)  # the next colour of the list
+        second = t.name(entry._choices()[1])
+        assert "  " + t("↑↓ colour, OK: {choice}", choice=second) in typist.text.splitlines()
+        pilot.play()
+        session = typist.app.session
+        assert session.over and session.game.options.bag == "table"
+        assert len(typist.actions()) > 20
+        assert {event.name for event in typist.sim.buttons.history} <= set(FOUR)
+    finally:
+        typist.sim.close()
+
+
+def test_sim_takes_the_button_set_of_4_or_of_a_configuration(tmp_path):
+    from firmware_app.cli.main import _sim_buttons, parser
+
+    def buttons(*options: str) -> tuple[str, ...]:
+        return _sim_buttons(parser().parse_args(["sim", *options]))
+
+    assert buttons() == FOUR + ("red", "blue", "green", "yellow", "grey", "white", "black")
+    assert buttons("--buttons", "4") == FOUR
+    config = tmp_path / "four.toml"
+    config.write_text("[buttons]\npins = { up = 5, down = 6, ok = 13, back = 19 }\n")
+    assert buttons("--config", str(config)) == FOUR
+    with pytest.raises(SystemExit):  # one or the other
+        buttons("--buttons", "4", "--config", str(config))
+
+
+def test_sim_headless_refuses_a_button_set_it_does_not_play(tmp_path):
+    script = tmp_path / "s.txt"
+    script.write_text("press ok\n")
+    done = subprocess.run(
+        [*sim_command(tmp_path), "--headless", "--script", str(script), "--buttons", "4"],
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=60,
+    )
+    assert done.returncode == 2
+    assert "--buttons and --config are for the simulator in the terminal" in done.stderr

@@ -8,6 +8,7 @@ from firmware_app.session import Session
 from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import Menu, Notice
 from rules.actions import Action
+from rules.colours import COLOURS
 from rules.pingwiny.options import Options
 from rules.pingwiny.state import set_player
 
@@ -96,6 +97,45 @@ def test_the_hand_off_names_the_next_player_and_its_ok_draws(app):
     assert app.session.state.phase == "visit"
 
 
+def test_the_tokens_drawn_stay_above_the_visits_until_the_first_is_chosen(app):
+    s = app.session.state
+    had = s.players[s.current].tokens
+    app.top.button("ok")  # draw: no notice of its own, the menu says what came out
+    menu, s = app.top, app.session.state
+    has = s.players[s.current].tokens
+    drawn = [colour for i, colour in enumerate(COLOURS) for _ in range(has[i] - had[i])]
+    assert isinstance(menu, TurnMenu) and len(drawn) == s.draw_count == 2
+    shown = app.render().lines
+    assert shown[1].strip() == drawn_line(drawn)  # the table reads it, then chooses
+    assert shown[2].startswith(">") and menu.cursor == 0  # the first visit right under it
+    menu.cursor = [item.label.endswith("…") for item in menu.items].index(False)
+    menu.button("ok")  # a visit played at once: what it asks replaces the draw's line
+    if isinstance(app.top, Notice):  # too long to stand above the choices
+        assert app.top.title == "At the table"
+        assert sum(len(app.wrap(line)) for line in app.top.lines) > 2
+        close_notices(app)
+    assert app.session.state.visits_left == 1 and app.top is not menu
+    assert drawn_line(drawn) not in app.top.header
+
+
+def drawn_line(colours: list[str]) -> str:
+    return "From the bag: " + ", ".join(colours) + "."
+
+
+def test_a_turn_menu_says_only_what_fits_above_its_choices(app):
+    app.top.button("ok")
+    menu = app.top
+    assert not menu.say(["One line.", "Two lines.", "Three lines."])
+    assert menu.say(["Take the red token."]) and menu.header == ["Take the red token."]
+    assert app.render().lines[1].strip() == "Take the red token."
+
+
+def names(line: str, name: str) -> bool:
+    """Whether a card line is the card's: its name whole, or shortened to fit the row."""
+    head = line.split(" · ")[0]
+    return head.startswith(name) or ("…" in head and name.startswith(head.split("…")[0]))
+
+
 def test_headquarters_comes_first_with_cost_and_points_and_a_colour_filters(app):
     app.top.button("ok")
     close_notices(app)
@@ -110,12 +150,12 @@ def test_headquarters_comes_first_with_cost_and_points_and_a_colour_filters(app)
     assert isinstance(hq, Headquarters)
     card = next(a[2] for a in legal if a[1] == "hq")
     figurant = game.cards.figurants[card]
-    line = next(item.label for item in hq.items if item.label.startswith(figurant.name))
+    line = next(item.label for item in hq.items if names(item.label, figurant.name))
     assert line.endswith(f"· {figurant.points} pt" + ("" if figurant.points == 1 else "s"))
     colours = ("red", "blue", "green", "yellow", "grey", "white", "black")
     present = next(c for c, n in zip(colours, figurant.cost, strict=True) if n)
     hq.button(present)  # only the cards whose cost has that colour
-    assert any(item.label.startswith(figurant.name) for item in hq.items)
+    assert any(names(item.label, figurant.name) for item in hq.items)
     assert hq.right == app.t.initial(present)
     hq.button(present)  # again: all of them
     assert hq.right == ""

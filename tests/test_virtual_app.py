@@ -59,11 +59,11 @@ def test_the_seats_question_offers_each_level_and_the_record_keeps_them(sim):
     assert title(sim) == "[Player 1]"
     assert labels(sim) == [
         "Plays at the table",
-        "Virtual: Easy",
-        "Virtual: Normal",
-        "Virtual: Strong",
+        "Virtual: easy",
+        "Virtual: normal",
+        "Virtual: strong",
     ]
-    for label in ("Plays at the table", "Virtual: Normal", "Virtual: Strong"):
+    for label in ("Plays at the table", "Virtual: normal", "Virtual: strong"):
         choose(sim, label)
     session = sim.app.session
     assert session.game.options.virtual == (None, "normal", "strong")
@@ -74,7 +74,7 @@ def test_the_seats_question_offers_each_level_and_the_record_keeps_them(sim):
 
 @pytest.mark.parametrize(
     ("language", "level", "who"),
-    [("en", "Virtual: Normal", "Player 2"), ("pl", "Wirtualny: Zwykły", "Gracz 2")],
+    [("en", "Virtual: normal", "Player 2"), ("pl", "Wirtualny: zwykły", "Gracz 2")],
 )
 def test_a_virtual_turn_is_told_one_step_at_a_time_and_each_waits_for_ok(
     tmp_path, language, level, who
@@ -106,7 +106,7 @@ def test_a_virtual_turn_is_told_one_step_at_a_time_and_each_waits_for_ok(
 
 
 def test_undo_across_a_virtual_turn_comes_back_to_the_same_move_and_redo_replays_it(sim):
-    start(sim, ["Plays at the table", "Virtual: Normal"], first=1)
+    start(sim, ["Plays at the table", "Virtual: normal"], first=1)
     pilot = Autopilot(sim, seed=3)
     first = until_virtual(sim, pilot)
     shown, action = sim.screen, first.action
@@ -125,7 +125,7 @@ def test_undo_across_a_virtual_turn_comes_back_to_the_same_move_and_redo_replays
 
 
 def test_a_redone_virtual_move_is_the_journalled_one_even_if_it_would_think_otherwise(sim):
-    start(sim, ["Plays at the table", "Virtual: Strong"], first=1)
+    start(sim, ["Plays at the table", "Virtual: strong"], first=1)
     pilot = Autopilot(sim, seed=3)
     until_virtual(sim, pilot)
     sim.press("ok")
@@ -137,7 +137,7 @@ def test_a_redone_virtual_move_is_the_journalled_one_even_if_it_would_think_othe
 
 
 def test_the_hint_is_the_normal_move_with_a_reason(sim):
-    start(sim, ["Plays at the table", "Virtual: Easy"], first=0)
+    start(sim, ["Plays at the table", "Virtual: easy"], first=0)
     session = sim.app.session
     while session.state.phase != "visit" or not isinstance(sim.app.top, TurnMenu):
         Autopilot(sim, seed=1).step()
@@ -150,14 +150,14 @@ def test_the_hint_is_the_normal_move_with_a_reason(sim):
 
 
 def test_a_hint_while_chance_is_to_come_says_there_is_nothing_to_choose(sim):
-    start(sim, ["Plays at the table", "Virtual: Easy"], first=0)
+    start(sim, ["Plays at the table", "Virtual: easy"], first=0)
     assert sim.app.session.state.phase == "draw"
     choose(sim, "Hint")
     assert sim.app.top.lines == ["Nothing to choose now."]
 
 
 def test_a_whole_game_with_one_person_and_three_virtual_seats(sim):
-    start(sim, ["Plays at the table", "Virtual: Easy", "Virtual: Normal", "Virtual: Strong"])
+    start(sim, ["Plays at the table", "Virtual: easy", "Virtual: normal", "Virtual: strong"])
     Autopilot(sim, seed=4).play()
     session = sim.app.session
     assert session.over
@@ -167,7 +167,7 @@ def test_a_whole_game_with_one_person_and_three_virtual_seats(sim):
 
 
 def test_a_whole_game_with_only_virtual_seats_through_the_buttons(sim):
-    start(sim, ["Virtual: Normal", "Virtual: Normal"])
+    start(sim, ["Virtual: normal", "Virtual: normal"])
     presses = 0
     while not sim.app.session.over:
         assert isinstance(sim.app.top, Notice | TurnMenu), sim.screen
@@ -200,7 +200,7 @@ def test_at_a_table_that_draws_for_real_the_humans_enter_what_the_virtual_player
         sim.press("ok")  # player 1 starts
         sim.press("down")
         sim.press("ok")
-        choose(sim, "Virtual: Normal")
+        choose(sim, "Virtual: normal")
         choose(sim, "Plays at the table")
         session = sim.app.session
         while session.state.phase == "draw":
@@ -263,7 +263,7 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
 def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budget(sim, monkeypatch):
     from firmware_app.flows.pingwiny import virtual
 
-    start(sim, ["Virtual: Strong", "Plays at the table"])
+    start(sim, ["Virtual: strong", "Plays at the table"])
     until_virtual(sim, Autopilot(sim, seed=2))
     assert sim.app.think_clock is None  # headless: the node budget decides
     counted = virtual.think(sim.app, "strong")
@@ -293,7 +293,7 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     ticks = count()
     monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks) * 0.1)
     monkeypatch.setattr(virtual, "think", think)
-    start(sim, ["Plays at the table", "Virtual: Normal"])
+    start(sim, ["Plays at the table", "Virtual: normal"])
     until_virtual(sim, Autopilot(sim, seed=2))
     assert shown[-1] == "[Player 2: Normal] Thinking…"
     while not isinstance(sim.app.top, TurnMenu) or sim.app.session.state.phase != "visit":

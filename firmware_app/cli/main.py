@@ -220,12 +220,17 @@ def cmd_sim(args: argparse.Namespace) -> int:
     if not args.headless:
         from firmware_app.runners.terminal import run_terminal
 
-        return run_terminal(args.state_dir, args.language, args.seed)
+        return run_terminal(args.state_dir, args.language, args.seed, _sim_buttons(args))
     from firmware_app.runners.headless import ScriptError, read_script, run_script
     from firmware_app.words.score_sheet import game_text
 
     if not args.script:
         raise UsageError("sim --headless needs --script FILE")
+    if args.buttons is not None or args.config is not None:
+        raise UsageError(
+            "sim --headless plays the 11-button build; --buttons and --config are "
+            "for the simulator in the terminal"
+        )
     try:
         lines = read_script(args.script)
     except OSError as error:
@@ -249,6 +254,21 @@ def cmd_sim(args: argparse.Namespace) -> int:
             print(game_text(sim.app.session.game, sim.app.session.state))
     sim.close()
     return 0
+
+
+def _sim_buttons(args: argparse.Namespace) -> tuple[str, ...]:
+    """The simulated build's buttons: ``--buttons 4`` (UP, DOWN, OK, BACK), a
+    configuration's button set (the buttons its pins table wires), or all eleven."""
+    from hw.buttons import NAMES
+
+    if args.buttons is not None:
+        return NAMES[: args.buttons]
+    if args.config is None:
+        return NAMES
+    from firmware_app.store.config import load_config
+
+    pins = load_config(args.config).buttons["pins"]  # a ConfigError is reported as it is
+    return tuple(name for name in NAMES if name in pins)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -344,6 +364,14 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--headless", action="store_true", help="run a script on the fakes")
     p.add_argument("--script", help="the script of button and tag events (docs/sim-script.md)")
     p.add_argument("--json", action="store_true", help="final state and score sheet as JSON")
+    build = p.add_mutually_exclusive_group()
+    build.add_argument(
+        "--buttons",
+        type=int,
+        choices=[4, 11],
+        help="the build's buttons: 4 (up, down, OK, BACK; colours from lists) or 11 (default)",
+    )
+    build.add_argument("--config", help="a configuration file: the buttons its pins wire")
     p.add_argument(
         "--state-dir",
         help="where the journal lives (default: the usual state folder; with --headless, "

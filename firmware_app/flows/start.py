@@ -19,7 +19,7 @@ def start_screen(app) -> Menu:
             detail=resume_detail(app, game),
         )
         for game in app.journal.unfinished_games()
-        if (game.game, game.variant) in GAMES
+        if (game.game, game.variant) in GAMES and not kept_at_its_end(app, game)
     ]
     items.append(Item(t("New game"), lambda: app.push(game_choice(app))))
     items.append(Item(t("Settings"), lambda: app.push(settings(app))))
@@ -41,6 +41,20 @@ def statistics(app):
     from firmware_app.flows.shared.stats import StatsMenu
 
     return StatsMenu(app)
+
+
+def kept_at_its_end(app, game) -> bool:
+    """A game at its end not kept yet (the power went as it ended, or it ended before games
+    were kept at once) is kept as finished now, unless its score still waits for a value
+    to teach: then it is resumed, and kept once taught."""
+    if not (_whole(game.place) and game.place["over"]):
+        return False
+    from firmware_app.flows.shared.end import keep_result
+    from firmware_app.session import Session
+
+    session = Session.load(app.journal, game.id)
+    keep_result(app, session)
+    return game.id not in {g.id for g in app.journal.unfinished_games()}
 
 
 def resume_detail(app, game) -> str:

@@ -1,30 +1,31 @@
 """The demo GIF: a whole game on the demo deck, as the panel showed it.
 
 ``tableside demo --gif FILE`` plays a game from the start screen to the
-score sheet and the chart of the scores by round on ``hw``'s fakes, every
+chart of the scores by round and the score sheet on ``hw``'s fakes, every
 seat a virtual player at the normal level (the autopilot presses OK on each
 step it tells the table), keeps every frame the fake panel received, and
 writes them as an animated GIF with Pillow alone (luma.emulator's GIF device
 needs pygame). Each frame is the panel scaled up with sharp pixels, lit
 pixels on a dark panel, in a bezel, with a caption bar that says the cards
 are the made-up demo deck. With ``--printed`` the game is a family's first on
-the printed box: every teaching screen shows, and the caption says the values
-the autopilot entered are made up.
+the printed box: every teaching question shows, answered with the demo deck's
+values for the card asked (``plausible.py``), so the game and its scores are
+sensible ones; the caption says the values entered are made up.
 
 A whole game is a few thousand frames, most of them a menu's cursor moving
 one line, so the GIF keeps:
 
-- every frame but a menu's cursor travel: of a run of frames of one menu,
-  the first (the menu as it opened) and the last (the choice made);
+- every frame but the travel on one screen: of a run of frames of one menu
+  or entry, the first (as it opened) and the last (the choice made);
 - the opening (start screen, setup questions and pages, first turn), the
-  end of the game, the whole score sheet and the scores by round, always;
+  end of the game, the scores by round and the whole score sheet, always;
 - of the turns in between, whole turns at an even stride, so that the GIF
-  holds about ``MAX_FRAMES`` frames; each kept turn reads from its start;
+  lasts at most ``MAX_SECONDS``; each kept turn reads from its start;
 - no frame equal to the one before it (the panel never receives one, but
   leaving frames out can bring two together).
 
-Notices stay up long enough to read, a menu a little less; the first and
-the last frame longest.
+Notices stay up long enough to read, a menu a little less; the first frame
+and the last (the score sheet's winner) longest.
 """
 
 import tempfile
@@ -35,6 +36,7 @@ from PIL import Image
 
 from firmware_app.runners.autopilot import Autopilot, new_game_script
 from firmware_app.runners.headless import Headless
+from firmware_app.runners.plausible import Plausible
 from firmware_app.ui.canvas import HEIGHT, WIDTH, Canvas
 from firmware_app.ui.screens import Menu, Notice, Screen
 from rules.pingwiny.options import Options
@@ -44,7 +46,7 @@ SCALE = 3  # panel pixels to GIF pixels
 PRINTED_LABEL = "printed box, values made up"  # the caption when the autopilot taught it
 BEZEL = 16  # GIF pixels of frame around the panel
 CAPTION_SCALE = 2
-MAX_FRAMES = 300  # about four minutes
+MAX_SECONDS = 120  # the whole GIF: a demo watched to its end
 
 # Palette indices of the GIF: the bezel, an unlit and a lit panel pixel, the caption.
 BEZEL_INK, DARK, LIT, CAPTION_INK = range(4)
@@ -109,15 +111,41 @@ def play_demo(players: int, seed: int, printed: bool = False) -> tuple[list[Shot
         sim = Headless(Path(folder) / "state", seed=seed, owner_catalogue=owner)
         shots = _record(sim)
         try:
-            for line in new_game_script(players, demo=not printed, virtual=DEMO_LEVEL):
-                sim.command(line)
-            Autopilot(sim, seed).play()
-            _read_score_sheet(sim)
+            play_game(sim, players, seed, printed)
             _show_score_chart(sim)
+            _read_score_sheet(sim)
             label = PRINTED_LABEL if printed else sim.app.session.game.cards.demo_label
         finally:
             sim.close()
     return shots, label
+
+
+def play_game(sim: Headless, players: int, seed: int, printed: bool) -> None:
+    """From the start screen to the end of the game, every seat a virtual player."""
+    pilot = DemoPilot(sim, seed)
+    for line in new_game_script(players, demo=not printed, virtual=DEMO_LEVEL):
+        while pilot.answers.mix():  # the printed box's token mix, before the seats
+            pass
+        sim.command(line)
+    pilot.play()
+
+
+class DemoPilot(Autopilot):
+    """The autopilot; on the printed box it answers the questions with plausible values."""
+
+    def __init__(self, sim: Headless, seed: int) -> None:
+        super().__init__(sim, seed)
+        self.answers = Plausible(sim.app, sim.press)
+
+    def play(self, limit: int = 100_000) -> None:
+        unwatch = self.answers.watch()
+        try:
+            super().play(limit)
+        finally:
+            unwatch()
+
+    def step(self) -> bool:
+        return self.answers.mix() or self.answers.card() or super().step()
 
 
 def _record(sim: Headless) -> list[Shot]:
@@ -148,11 +176,21 @@ def _record(sim: Headless) -> list[Shot]:
     return shots
 
 
-def _read_score_sheet(sim: Headless) -> None:
-    """Open the score sheet from the end screen and scroll until its last line shows."""
+def _show_score_chart(sim: Headless) -> None:
+    """From the end screen, the chart of the scores round by round."""
     end = sim.app.top
     if not isinstance(end, Menu) or not sim.app.session.over:
         raise RuntimeError(f"the game did not end on its end screen: {sim.screen}")
+    labels = [item.label for item in end.items]
+    sim.press("down", labels.index(sim.app.t("Scores by round")) - end.cursor)
+    sim.press("ok")
+
+
+def _read_score_sheet(sim: Headless) -> None:
+    """Back to the end screen, open the score sheet, and scroll until its last line (the
+    winner) shows: the GIF ends there."""
+    sim.press("back")
+    end = sim.app.top
     sim.press("up", end.cursor)  # its first item is the score sheet
     sim.press("ok")
     sheet = sim.app.top
@@ -161,28 +199,30 @@ def _read_score_sheet(sim: Headless) -> None:
     sim.press("down", sheet.pages - 1)
 
 
-def _show_score_chart(sim: Headless) -> None:
-    """Back to the end screen, then the chart of the scores round by round."""
-    sim.press("back")
-    labels = [item.label for item in sim.app.top.items]
-    sim.press("down", labels.index(sim.app.t("Scores by round")) - sim.app.top.cursor)
-    sim.press("ok")
-
-
 def select(shots: list[Shot]) -> list[Shot]:
     """The frames worth showing (see the module docstring), in order."""
-    kept = [shot for i, shot in enumerate(shots) if not _cursor_travel(shots, i)]
-    middle = [shot.turn for shot in kept if _between(shot)]
-    room = MAX_FRAMES - (len(kept) - len(middle))  # the opening and the end stay whole
-    if len(middle) > room:
-        turns = sorted(set(middle))
-        stride = -(-len(middle) // room) if room > 0 else len(turns)  # one turn in every stride
-        shown = set(turns[::stride])
-        kept = [shot for shot in kept if not _between(shot) or shot.turn in shown]
+    kept = _distinct([shot for i, shot in enumerate(shots) if not _cursor_travel(shots, i)])
+    turns = sorted({shot.turn for shot in kept if _between(shot)})
+    stride = 1  # one turn in every stride, the first among them: the fewest left out that fit
+    while _seconds(kept, turns, stride) > MAX_SECONDS and stride <= len(turns):
+        stride += 1
+    shown = set(turns[::stride]) if stride <= len(turns) else set()
+    return _distinct([shot for shot in kept if not _between(shot) or shot.turn in shown])
+
+
+def _seconds(kept: list[Shot], turns: list[int], stride: int) -> float:
+    """How long the GIF lasts with one turn in every ``stride`` (none past the last)."""
+    shown = set(turns[::stride]) if stride <= len(turns) else set()
+    frames = _distinct([shot for shot in kept if not _between(shot) or shot.turn in shown])
+    return sum(durations(frames)) / 1000
+
+
+def _distinct(shots: list[Shot]) -> list[Shot]:
+    """No frame equal to the one before it."""
     return [
         shot
-        for i, shot in enumerate(kept)
-        if i == 0 or shot.image.tobytes() != kept[i - 1].image.tobytes()
+        for i, shot in enumerate(shots)
+        if i == 0 or shot.image.tobytes() != shots[i - 1].image.tobytes()
     ]
 
 
@@ -192,10 +232,11 @@ def _between(shot: Shot) -> bool:
 
 
 def _cursor_travel(shots: list[Shot], i: int) -> bool:
-    """A frame of a menu between the one it opened with and the one it left with."""
+    """A frame of a menu or an entry (not a notice, each of whose pages is read) between
+    the one it opened with and the one it left with."""
     screen = shots[i].screen
     return (
-        isinstance(screen, Menu)
+        not isinstance(screen, Notice)
         and 0 < i < len(shots) - 1
         and shots[i - 1].screen is screen
         and shots[i + 1].screen is screen

@@ -5,7 +5,9 @@ and the real main loop on ``hw``'s fakes, on the real clock: a key becomes a
 short press on the fake buttons (press now, release a moment later), and the
 app's own button machines turn it into events exactly as they would for a
 pin. ``u`` holds BACK past the long-press time, so undo is the device's own
-long press too.
+long press too. ``--buttons 4`` (or a configuration's button set) simulates
+a build with fewer buttons: the app draws its screens for that build, and a
+key for a button it lacks does nothing.
 
 One input runs at a time: the next key is read only once the previous
 press has been released and the buttons' lock-out is over. Keys typed ahead
@@ -41,6 +43,7 @@ from itertools import count
 from PIL import Image
 
 from firmware_app.app import App
+from firmware_app.flows.games import GAMES
 from firmware_app.loop import Loop
 from firmware_app.runners.tell import tell_start
 from firmware_app.runners.terminal_view import (
@@ -59,7 +62,7 @@ from firmware_app.runners.terminal_view import (
 from firmware_app.store.bounds import TAG_UID_DIGITS
 from firmware_app.store.config import AppSettings, load_config
 from firmware_app.store.recovery import close_journal, open_journal
-from hw.buttons import DEFAULT_TIMING, FakeButtons
+from hw.buttons import DEFAULT_TIMING, NAMES, FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader
 
@@ -125,10 +128,11 @@ def command_for(key: str | int) -> Command | None:
 
 
 class LogTail(logging.Handler):
-    """The last message of the ``tableside`` loggers, for the status line.
+    """The last message of the ``tableside`` loggers, kept for whoever debugs the simulator.
 
     While attached it also keeps those loggers off stderr, where a message
-    would scribble over the curses screen.
+    would scribble over the curses screen. The status line does not show it:
+    a log line is the program's English, with ids and values (``StatusLine``).
     """
 
     def __init__(self) -> None:
@@ -160,6 +164,45 @@ class LogTail(logging.Handler):
         self._saved = None
 
 
+class StatusLine:
+    """The simulator's status line: what just happened, in the table's words and language.
+
+    It says the run's seed until the first action, then the last action played
+    (as undo names it: "Ada bought Maurice"), an undo, or a tag laid. Each is
+    worded when drawn, so a change of language re-words it at once.
+    """
+
+    def __init__(self, app, seed: int) -> None:
+        self.app = app
+        self._said = lambda t: t(
+            "Seed {seed}: tableside sim --seed {seed} deals the same again.", seed=seed
+        )
+        self._seen: tuple[int, int] | None = None  # the game and its number of states
+
+    def say(self, words) -> None:
+        """``words(t)`` is the line from now on."""
+        self._said = words
+
+    def update(self) -> None:
+        """After each tick: an action played or undone since the last one is said."""
+        session = self.app.session
+        seen = (session.game_id, len(session.states)) if session else None
+        if seen != self._seen and seen is not None and self._seen is not None:
+            if seen[0] == self._seen[0] and seen[1] > self._seen[1]:
+                self.say(self._played(session))
+            elif seen[0] == self._seen[0]:
+                self.say(lambda t: t("Undone"))
+        self._seen = seen
+
+    def text(self) -> str:
+        return self._said(self.app.t)
+
+    def _played(self, session):
+        notation = self.app.journal.record(session.game_id)["actions"][-1]
+        before, describe = session.states[-2], GAMES[session.key].describe
+        return lambda t: describe(self.app, before, notation)
+
+
 class Simulator:
     """The app and the main loop on the fakes, fed with keys, on the caller's clock.
 
@@ -172,7 +215,16 @@ class Simulator:
     opened, checked and if need be recovered as the daemon does it, with the same words.
     """
 
-    def __init__(self, settings: AppSettings, language: str | None, seed: int, now: float) -> None:
+    def __init__(
+        self,
+        settings: AppSettings,
+        language: str | None,
+        seed: int,
+        now: float,
+        buttons: tuple[str, ...] = NAMES,
+    ) -> None:
+        """``buttons``: the build's button set (``tableside sim --buttons 4``, or a
+        configuration's): a key for a button the build lacks does nothing."""
         self.now = now
         settings.state_dir.mkdir(parents=True, exist_ok=True)
         self.log = LogTail()
@@ -186,11 +238,12 @@ class Simulator:
             overrides={"language": language} if language else None,
             owner_catalogue=settings.catalogue,
             seeds=lambda: next(seeds),
+            buttons=buttons,
             reader_name=FakeReader.name,
             defaults=settings.setting_defaults(),
         )
         tell_start(self.app, outcome, [])
-        self.buttons = FakeButtons()
+        self.buttons = FakeButtons(buttons)
         self.reader = FakeReader(grace=TAG_GRACE)
         self.display = FakeDisplay(clock=lambda: self.now)
         self.loop = Loop(self.app, self.buttons, self.reader, self.display)
@@ -200,6 +253,7 @@ class Simulator:
         self._image: Image.Image | None = None
         self._rows, self._dots = BLANK, BLANK_DOTS
         LOG.info("seed %d (tableside sim --seed %d draws the same again)", seed, seed)
+        self.status = StatusLine(self.app, seed)
 
     def close(self) -> None:
         """Let go of the fakes, the journal and the log; the journal keeps the game."""
@@ -215,6 +269,7 @@ class Simulator:
             self.reader.remove(now)
             self._tag_off_at = None
         self.loop.tick(now)
+        self.status.update()
 
     def ready(self, now: float) -> bool:
         """Whether the last input is over, so the next key may be read."""
@@ -232,7 +287,7 @@ class Simulator:
             return False
         if command.do is Do.TAG:
             self.prompt = ""
-        else:
+        elif command.button in self.buttons.names:
             seconds = HOLD if command.do is Do.HOLD else TAP
             self.buttons.hold(command.button, seconds, now)
             self._free_at = now + seconds + GAP
@@ -254,8 +309,10 @@ class Simulator:
             self.reader.present(uid, now)
         except ValueError as error:
             LOG.info("no tag laid: %s", error)
+            self.status.say(lambda t: t("No tag laid: its number is an even count of hex digits."))
             return
         LOG.info("tag %s on the reader", uid)
+        self.status.say(lambda t: t("Tag {uid} on the reader.", uid=uid))
         self._tag_off_at = now + TAG_ON
         self._free_at = self._tag_off_at + TAG_GRACE + GAP
 
@@ -271,10 +328,11 @@ class Simulator:
             panel=BLANK if asleep else self._rows,
             dots=BLANK_DOTS if asleep else self._dots,
             text=tuple(frame.lines) if frame else (),
-            log=self.log.text,
+            log=self.status.text(),
             prompt=self.prompt,
             asleep=asleep,
             language=self.app.language,
+            colour_keys=self.app.has_colour_buttons,
         )
 
 
@@ -286,7 +344,12 @@ def fresh_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
-def run_terminal(state_dir: str | None, language: str | None, seed: int | None) -> int:
+def run_terminal(
+    state_dir: str | None,
+    language: str | None,
+    seed: int | None,
+    buttons: tuple[str, ...] = NAMES,
+) -> int:
     """Play on the keyboard until ``q``; the exit status for ``tableside sim``.
 
     The journal lives in the simulator's default state folder unless
@@ -303,7 +366,7 @@ def run_terminal(state_dir: str | None, language: str | None, seed: int | None) 
     environ = {**os.environ, **({"TABLESIDE_STATE_DIR": state_dir} if state_dir else {})}
     settings = load_config(None, environ=environ).app
     seed = fresh_seed() if seed is None else seed
-    sim = Simulator(settings, language, seed, time.monotonic())
+    sim = Simulator(settings, language, seed, time.monotonic(), buttons)
     try:
         curses.wrapper(_play, sim)
     except KeyboardInterrupt:

@@ -117,6 +117,7 @@ WORDS: Mapping[str, Mapping[str, str | tuple[str, ...]]] = {
         "short": ("↑ ↓ up, down", "Enter OK", "Esc BACK", "u undo", "t tag", "q quit"),
         "prompt": "Tag UID in hex (Enter lays it on the reader, Esc cancels): ",
         "asleep": "The panel is asleep: any key wakes it.",
+        "four": "A 4-button build: colours are chosen from lists with ↑ ↓ and Enter.",
     },
     "pl": {
         "keys": "↑ ↓ góra, dół   Enter/Spacja OK   Backspace/Esc WSTECZ   u cofnij (długie WSTECZ)",
@@ -124,6 +125,7 @@ WORDS: Mapping[str, Mapping[str, str | tuple[str, ...]]] = {
         "short": ("↑ ↓ góra, dół", "Enter OK", "Esc WSTECZ", "u cofnij", "t tag", "q wyjście"),
         "prompt": "UID tagu szesnastkowo (Enter kładzie go na czytniku, Esc anuluje): ",
         "asleep": "Ekran śpi: dowolny klawisz go budzi.",
+        "four": "Wersja z 4 przyciskami: kolory wybiera się z list ↑ ↓ i Enterem.",
     },
 }
 
@@ -134,16 +136,18 @@ def _colour_keys(language: str) -> list[str]:
 
 
 @cache
-def legend(language: str) -> list[str]:
-    """The key legend, its colour line built from the key map itself."""
+def legend(language: str, colour_keys: bool = True) -> list[str]:
+    """The key legend, its colour line built from the key map itself (a 4-button build
+    has no colour keys: the line says so)."""
     words = WORDS[language]
-    return [words["keys"], "   ".join(_colour_keys(language)), words["more"]]
+    colours = "   ".join(_colour_keys(language)) if colour_keys else words["four"]
+    return [words["keys"], colours, words["more"]]
 
 
 @cache
-def short_legend(language: str) -> list[str]:
+def short_legend(language: str, colour_keys: bool = True) -> list[str]:
     """The legend one key a line, for the narrow column beside the braille panel."""
-    return [*WORDS[language]["short"], *_colour_keys(language)]
+    return [*WORDS[language]["short"], *(_colour_keys(language) if colour_keys else ())]
 
 
 @dataclass(frozen=True)
@@ -157,6 +161,7 @@ class View:
     prompt: str | None  # the tag UID being typed, or None
     asleep: bool
     language: str
+    colour_keys: bool = True  # False on a 4-button build: the legend has no colour keys
 
 
 def layout_for(cols: int, rows: int) -> Layout:
@@ -196,7 +201,9 @@ def compose(view: View, cols: int, rows: int) -> list[Piece]:
     if layout is Layout.BRAILLE:
         return _clip(_braille_pieces(view, text, cols, rows), cols, rows)
     pieces = _framed(view.panel)
-    pieces += [(PANEL_ROWS + i, 0, line) for i, line in enumerate(legend(view.language))]
+    pieces += [
+        (PANEL_ROWS + i, 0, line) for i, line in enumerate(legend(view.language, view.colour_keys))
+    ]
     status_row = PANEL_ROWS + LEGEND_ROWS
     pieces.append((status_row, 0, _status(view)))
     if layout is Layout.BESIDE:
@@ -208,7 +215,7 @@ def compose(view: View, cols: int, rows: int) -> list[Piece]:
 
 def _braille_pieces(view: View, text: tuple[str, ...], cols: int, rows: int) -> list[Piece]:
     pieces = _framed(view.dots)
-    keys = short_legend(view.language)
+    keys = short_legend(view.language, view.colour_keys)
     row = DOTS_ROWS
     pieces.append((row, 0, _status(view)))
     row += 1

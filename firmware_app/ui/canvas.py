@@ -3,7 +3,9 @@
 A screen draws on a fresh ``Canvas``; the daemon sends ``canvas.image`` to
 the panel only when it differs from the last frame. Every piece of text
 drawn is also kept in ``canvas.lines`` so the headless simulator and the
-tests can read a frame as text, in the order it was drawn.
+tests can read a frame as text, in the order it was drawn; a text cut to fit
+is kept whole in ``canvas.cuts`` beside what was shown, so a test can see what
+an ellipsis hid.
 """
 
 from functools import lru_cache
@@ -29,6 +31,7 @@ class Canvas:
         self.image = Image.new("1", (WIDTH, HEIGHT))
         self.font = font or small()
         self.lines: list[str] = []
+        self.cuts: list[tuple[str, str]] = []  # (the text given, what was shown)
 
     @property
     def row_height(self) -> int:
@@ -41,7 +44,10 @@ class Canvas:
 
     def fit(self, text: str, width: int = WIDTH - 2) -> str:
         """``text`` cut with an ellipsis to fit ``width`` pixels."""
-        return _fitted(self.font, text, width)
+        shown = _fitted(self.font, text, width)
+        if shown != text:
+            self.cuts.append((text, shown))
+        return shown
 
     def _text(self, xy: tuple[int, int], text: str, fill: int) -> None:
         self.image.paste(fill, xy, _ink(self.font, text))
@@ -51,7 +57,10 @@ class Canvas:
         h = self.row_height
         self.image.paste(1, (0, 0, WIDTH, h))
         room = WIDTH - 2 - (self.font.text_width(right) + 4 if right else 0)
-        shown = self.fit(text, room)
+        asked = _asked(self.font, text, room)
+        shown = self.fit(asked, room)
+        if asked != text:
+            self.cuts.append((text, shown))
         self._text((1, 0), shown, fill=0)
         if right:
             self._text((WIDTH - 1 - self.font.text_width(right), 0), right, fill=0)
@@ -78,6 +87,32 @@ class Canvas:
         return "\n".join(self.lines)
 
 
+def shortened(head: str, tail: str, width: int = WIDTH - 2) -> str:
+    """``head`` cut with an ellipsis so that ``head + tail`` fits a row: a card's name gives
+    way, never its cost or points (a menu row cuts only the end of what it is given)."""
+    font = small()
+    room = width - font.text_width(tail) - font.spacing  # the gap where the two meet
+    if room <= font.text_width(ELLIPSIS):
+        return _fitted(font, head + tail, width)
+    return _fitted(font, head, room) + tail
+
+
+def title_bar(head: str, extra: str, notes: list[str]) -> tuple[str, str]:
+    """A title and its right-hand note, with as much as fits whole: ``head`` (whose turn)
+    always; then ``notes``, the most needed first (a count: "3 left"), shown last; the
+    ``extra`` (a penguin) goes first. Nothing is cut: a name or a number is never lost."""
+    font = small()
+    wanted = [note for note in notes if note]
+    tries = [(f"{head}: {extra}" if extra else head, wanted)]
+    tries += [(head, wanted[:kept]) for kept in range(len(wanted), -1, -1)]
+    for title, kept in tries:
+        right = " ".join(reversed(kept))
+        room = WIDTH - 2 - (font.text_width(right) + 4 if right else 0)
+        if font.text_width(title) <= room:
+            return title, right
+    return head, ""
+
+
 def message_frame(text: str, title: str = "Tableside") -> Canvas:
     """A frame with the title bar and ``text``, drawn without any screen: what the panel
     keeps after a stop, or when not even the home menu can be drawn."""
@@ -95,6 +130,18 @@ def body_rows() -> int:
 # A menu redraws the same lines on every press of UP or DOWN, so each line is
 # cut to fit and inked once, then stamped as one mask: a frame costs a few
 # pastes instead of one per character and a width sum per character removed.
+
+
+def _asked(font: PixelFont, text: str, width: int) -> str:
+    """A title that asks something of a card ("Maurice: type") and does not fit: the
+    name gives way, so the question stays whole."""
+    head, colon, question = text.rpartition(": ")
+    if not colon or font.text_width(text) <= width:
+        return text
+    room = width - font.text_width(colon + question)
+    if room < font.text_width(head[:3] + ELLIPSIS):
+        return text
+    return _fitted(font, head, room) + colon + question
 
 
 @lru_cache(maxsize=CACHED_LINES)

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from firmware_app.ui.canvas import WIDTH, Canvas, body_rows
+from firmware_app.words.table_text import marks
 from rules.colours import COLOURS
 
 NAVIGATION = ("up", "down", "ok", "back")
@@ -48,6 +49,12 @@ class Screen:
     def button(self, name: str) -> None:
         """A press of ``name`` (BACK arrives on release, UP/DOWN also on repeat)."""
 
+    def say(self, lines: list[str]) -> bool:
+        """Show ``lines`` (what the table must do after an action) on this screen itself,
+        if it can keep them in view while it waits (a turn menu, above its choices);
+        False: they need a notice of their own."""
+        return False
+
     def card(self, card_id: str) -> None:
         """A known card's tag was presented."""
         self.app.notice(self.t("Card"), [self.t("No card is expected now.")])
@@ -55,12 +62,18 @@ class Screen:
 
 @dataclass(frozen=True)
 class Item:
-    """A menu line; ``colour`` is the colour button that runs it at once."""
+    """A menu line; ``colour`` is the colour button that runs it at once.
+
+    ``remembered`` is False for a line that ends, skips or spends a turn ("Cannot
+    place", "Block", "End turn"): a remembering menu never opens on it, so one OK
+    can never do that again for the next player.
+    """
 
     label: str
     run: Callable[[], None]
     detail: str = ""  # more about the item, lines shown under the menu while it is selected
     colour: str | None = None
+    remembered: bool = True
 
 
 DETAIL_ROWS = 2  # rows a menu keeps for the selected item's detail, when items have one
@@ -71,6 +84,11 @@ class Menu(Screen):
 
     With ``remember`` set, the cursor starts on the item chosen last time under
     that name (the app keeps it), so a player who does the same again presses OK.
+    The choice is found by its label, not its row: lines added above it do not move
+    the cursor onto another choice. A name that should not carry from one player to
+    the next includes the player (``flows.pingwiny.turn.kept_for``).
+    ``header`` holds sentences shown above the items while the menu is open (what the
+    table must still do, said here rather than on a notice of its own: ``Screen.say``).
     """
 
     def __init__(
@@ -85,23 +103,27 @@ class Menu(Screen):
         super().__init__(app)
         self.title, self.items, self.right = title, items, right
         self.on_back, self.remember = back, remember
-        labels = [item.label for item in items]
+        self.header: list[str] = []
+        labels = [item.label for item in items if item.remembered]
         chosen = app.cursors.get(remember) if remember else None
-        self.cursor = labels.index(chosen) if chosen in labels else 0
+        self.cursor = self.index_of(chosen) if chosen in labels else 0
 
     def draw(self, canvas: Canvas) -> None:
         canvas.title(self.title, self.right)
-        detailed = any(item.detail for item in self.items)
-        rows = canvas.body_rows - (DETAIL_ROWS if detailed else 0)
+        head = [piece for line in self.header for piece in canvas.font.wrap(line, WIDTH - 2)]
+        for i, line in enumerate(head):
+            canvas.row(i, line)
+        detailed = bool(self.items) and bool(self.items[self.cursor].detail)
+        rows = canvas.body_rows - len(head) - (DETAIL_ROWS if detailed else 0)
         top = min(max(0, self.cursor - rows + 1), max(0, len(self.items) - rows))
         top = min(top, self.cursor)
         for i, item in enumerate(self.items[top : top + rows]):
-            canvas.row(i, item.label, selected=top + i == self.cursor)
+            canvas.row(len(head) + i, item.label, selected=top + i == self.cursor)
         if detailed and self.items:
             detail = self.items[self.cursor].detail.splitlines()
             wrapped = [piece for line in detail for piece in canvas.font.wrap(line, WIDTH - 2)]
             for i, line in enumerate(wrapped[:DETAIL_ROWS]):
-                canvas.row(rows + i, line)
+                canvas.row(len(head) + rows + i, line)
 
     def button(self, name: str) -> None:
         if name == "up" and self.items:
@@ -115,8 +137,13 @@ class Menu(Screen):
         elif name in COLOURS:
             self.colour(name)
 
+    def index_of(self, label: str | None) -> int:
+        """The row of the item labelled ``label`` (the first row if there is none)."""
+        labels = [item.label for item in self.items]
+        return labels.index(label) if label in labels else 0
+
     def run(self, item: Item) -> None:
-        if self.remember:
+        if self.remember and item.remembered:
             self.app.cursors[self.remember] = item.label
         item.run()
 
@@ -212,10 +239,15 @@ class ColourEntry(Screen):
         goal = f"{len(self.entered)}/{self.count}" if self.count else str(len(self.entered))
         canvas.title(self.title, goal)
         canvas.row(0, self.prompt)
-        canvas.row(1, ", ".join(self.t.name(c) for c in self.entered) or "—")
+        canvas.row(1, self.entered_marks() or "—")
         choice = self._choices()[self.cursor]
         label = self.t("done") if choice == "done" else self.t.name(choice)
         canvas.row(3, self.t("↑↓ colour, OK: {choice}", choice=label))
+
+    def entered_marks(self) -> str:
+        """``2C N ●``: what is entered so far, as counted colour marks, so that a cost of
+        seven tokens fits one line (the marks are those of a card's cost)."""
+        return marks(self.t, self.entered)
 
     def button(self, name: str) -> None:
         if name in COLOURS and name in self.allowed:  # "any" has no button

@@ -113,6 +113,12 @@ def translations(language: str) -> gettext.NullTranslations:
     return PoTranslations(path.read_text(encoding="utf-8"))
 
 
+def _one_stop(text: str) -> str:
+    """A sentence that ends on a name ending in dots ("Ni wydra, ni...") takes no full
+    stop of its own after them."""
+    return text.replace("....", "...").replace("….", "…")
+
+
 class Translator:
     """Everything a screen says, in one language."""
 
@@ -125,11 +131,21 @@ class Translator:
 
     def __call__(self, message: str, **params: object) -> str:
         text = self._gettext(message)
-        return text.format(**params) if params else text
+        return _one_stop(text.format(**params)) if params else text
 
     def plural(self, singular: str, plural: str, n: int, **params: object) -> str:
         """``{n} token`` / ``{n} tokens``, in the form the language wants for ``n``."""
         return self._ngettext(singular, plural, n).format(n=n, **params)
+
+    def number(self, value: float | int | None) -> str:
+        """A figure as the language writes it: ``27.5`` / ``27,5``; a whole one without
+        its ``.0``; ``-`` for none."""
+        if value is None:
+            return "-"
+        if float(value).is_integer():
+            return str(int(value))
+        shown = f"{value:.1f}"
+        return shown.replace(".", ",") if self.language == "pl" else shown
 
     def name(self, thing: str) -> str:
         """A colour or location by id (``red``, ``chimp``)."""
@@ -162,14 +178,29 @@ def data_label(t, text: str) -> str:
     return text
 
 
+# The names the app itself gives a card: the demo deck's stand-ins, and the box's cards
+# the rulebook does not name. They are the app's words, so the table reads them in its
+# language ("Statysta demo 33"); a printed or a family's own name is shown as it is.
+STAND_INS = ("Demo figurant {n}", "Demo mission {n}", "Figurant {n}", "Mission {n}")
+
+
+def card_name(t, card) -> str:
+    """A figurant's or mission's name as the table reads it."""
+    number = card.id.rpartition("-")[2]
+    for template in STAND_INS:
+        if card.name == template.format(n=number):
+            return t(template, n=number)
+    return card.name
+
+
 def things_named(t, session) -> dict[str, str]:
     """Card, mission and seat ids of a game, by the names the table uses."""
     game = session.game
     cards = getattr(game, "cards", None)
     named = {}
     if cards is not None:
-        named.update({card: f.name for card, f in cards.figurants.items()})
-        named.update({mission: m.name for mission, m in cards.missions.items()})
+        named.update({card: card_name(t, f) for card, f in cards.figurants.items()})
+        named.update({mission: card_name(t, m) for mission, m in cards.missions.items()})
         named.update({penguin: penguin.capitalize() for penguin in cards.penguins})
     names = game.options.names
     for seat in range(len(session.state.players) if hasattr(session.state, "players") else 0):

@@ -7,6 +7,7 @@ take or return and where, which card to lay out, that the last round began.
 
 from collections import Counter
 
+from firmware_app.words.i18n import card_name
 from rules.colours import COLOURS, COST_COLOURS
 from rules.pingwiny import exchange
 
@@ -26,11 +27,50 @@ def _order(item: tuple[str, int]) -> int:
     return COST_COLOURS.index(item[0])
 
 
+# A number of tokens of one colour, whole: Polish declines the colour and the noun
+# with the number ("1 szary żeton", "2 szare żetony", "5 szarych żetonów").
+TOKENS_ONE = {
+    "red": "{n} red token",
+    "blue": "{n} blue token",
+    "green": "{n} green token",
+    "yellow": "{n} yellow token",
+    "grey": "{n} grey token",
+    "white": "{n} white token",
+    "black": "{n} black token",
+}
+TOKENS_MANY = {
+    "red": "{n} red tokens",
+    "blue": "{n} blue tokens",
+    "green": "{n} green tokens",
+    "yellow": "{n} yellow tokens",
+    "grey": "{n} grey tokens",
+    "white": "{n} white tokens",
+    "black": "{n} black tokens",
+}
+
+
+def tokens_of(t, colour: str, n: int) -> str:
+    """``2 blue tokens`` / ``2 niebieskie żetony``: a sentence's object, declined."""
+    return t.plural(TOKENS_ONE[colour], TOKENS_MANY[colour], n)
+
+
+def tokens_counted(t, colours: list[str]) -> str:
+    """``1 red token, 2 blue tokens``: each colour with its count, declined."""
+    counts = sorted(Counter(colours).items(), key=_order)
+    return ", ".join(tokens_of(t, colour, n) for colour, n in counts)
+
+
 def cost_initials(t, cost: tuple) -> str:
     """``2R Y A``: a cost in colour initials, the rainbow "any token" last."""
     return " ".join(
         (f"{n}" if n > 1 else "") + t.initial(COST_COLOURS[c]) for c, n in enumerate(cost) if n
     )
+
+
+def marks(t, colours: list[str]) -> str:
+    """``2C N ●``: tokens as counted colour marks, the way a card's cost is shown."""
+    counts = Counter(colours)
+    return cost_initials(t, tuple(counts[colour] for colour in COST_COLOURS))
 
 
 def cost_words(t, cost: tuple) -> str:
@@ -40,13 +80,14 @@ def cost_words(t, cost: tuple) -> str:
 
 def payment_words(t, words: tuple[str, ...]) -> str:
     """How a way of paying differs from the printed tokens: what greys stand in for and
-    which tokens pay the "any" symbols (``grey=red``, ``any=white``)."""
+    which tokens pay the "any" symbols (``grey=red``, ``any=white``), in colour marks so
+    that a long payment fits its line."""
     if not words:
         return t("Without grey")
     parts = []
     for word in words:
         prefix, _, colours = word.partition("=")
-        named = counted(t, colours.split("+"))
+        named = marks(t, colours.split("+"))
         if prefix == "grey":
             parts.append(t("Grey for {colours}", colours=named))
         else:
@@ -104,19 +145,19 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines += returns(t, e["gave"])
             lines.append(t("Take {tokens}.", tokens=counted(t, e["got"])))
         elif kind == "acquired":
-            card = game.cards.figurants[e["card"]].name
+            card = card_name(t, game.cards.figurants[e["card"]])
             lines.append(t("Take {card}.", card=card))
             lines += returns(t, e["paid"])
         elif kind == "revealed" and game.app_deck:
-            card = game.cards.figurants[e["card"]].name
+            card = card_name(t, game.cards.figurants[e["card"]])
             lines.append(t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1))
         elif kind == "cycled" and e["cards"]:
             lines.append(t("Put the face-up figurants under the deck."))
         elif kind == "mission":
-            taken = game.cards.missions[e["taken"]].name
+            taken = card_name(t, game.cards.missions[e["taken"]])
             lines.append(t("Take the mission {mission}.", mission=taken))
             if e["returned"]:
-                back = game.cards.missions[e["returned"]].name
+                back = card_name(t, game.cards.missions[e["returned"]])
                 lines.append(t("Put {mission} back above the board.", mission=back))
         elif kind == "last_round":
             lines.append(t("The deck is empty: this is the last round."))

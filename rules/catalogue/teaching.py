@@ -9,8 +9,10 @@ points stay within a range no printed example leaves (the families' totals
 of 14 and 12 points over seven and eight cards).
 
 The box holds 42 figurants and 10 missions but the rulebook names 29 and 7;
-the others are played as "Figurant 30" … "Figurant 42" and "Mission 8" …
-"Mission 10" until the owner gives them a name.
+the others are held as "Figurant 30" … "Figurant 42" and "Mission 8" …
+"Mission 10". Nothing on such a card links it to that number, so until the
+table names the card (or numbers it, writing the number on it) no screen may
+ask the table to find it: ``identified`` tells the two apart.
 """
 
 from __future__ import annotations
@@ -102,15 +104,13 @@ def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
     after the named ones: ``figurant-30`` "Figurant 30" … up to the box's counts."""
     meta = raw.get("meta", {})
     overlay: dict[str, Any] = {}
-    for section, count, word in (
-        ("figurant", "figurant_count", "Figurant"),
-        ("mission", "mission_count", "Mission"),
-    ):
+    for section, count in (("figurant", "figurant_count"), ("mission", "mission_count")):
         ids = {card["id"] for card in raw.get(section, [])}
         named = len(ids)
         numbers = range(1, meta.get(count, 0) + 1)
         free = [n for n in numbers if f"{section}-{n}" not in ids and n > _first(raw, section)]
-        cards = [{"id": f"{section}-{n}", "name": f"{word} {n}"} for n in free]
+        new = [f"{section}-{n}" for n in free]
+        cards = [{"id": card, "name": placeholder(section, card)} for card in new]
         missing = meta.get(count, 0) - named
         if missing > 0:
             overlay[section] = cards[:missing]
@@ -138,6 +138,36 @@ def demo_without(demo: dict[str, Any], owners: list[dict[str, Any]]) -> dict[str
 def is_unnamed(section: str, card_id: str) -> bool:
     """True for "figurant-30" and the like: a card the rulebook does not name."""
     return card_id.startswith(f"{section}-") and bool(UNNAMED_ID.fullmatch(card_id))
+
+
+def placeholder(section: str, card_id: str) -> str:
+    """The name an unnamed card is held under until the table names or numbers it."""
+    word = {"figurant": "Figurant", "mission": "Mission"}[section]
+    return f"{word} {number(card_id)}"
+
+
+def number(card_id: str) -> str:
+    """The box's number of an unnamed card: "30" for "figurant-30"."""
+    return card_id.rpartition("-")[2]
+
+
+def numbered_name(card_id: str) -> str:
+    """The name of an unnamed card the table numbered: the number it wrote on the card, in
+    every language ("30"; a name starts with a letter or a digit)."""
+    return number(card_id)
+
+
+def identified(section: str, card_id: str, name: str) -> bool:
+    """Whether the table can find the card by the name the panel shows: every card the
+    rulebook names, and an unnamed one once the table named or numbered it."""
+    return not is_unnamed(section, card_id) or name != placeholder(section, card_id)
+
+
+def unidentified_in_play(catalogue, variant: str, short: bool) -> int:
+    """How many cards of the deck and the missions in play the table cannot find by name."""
+    cards = [("figurant", c) for c in catalogue.figurants_in_play(short)]
+    cards += [("mission", m) for m in catalogue.missions_in_play(variant, short)]
+    return sum(1 for section, card in cards if not identified(section, card.id, card.name))
 
 
 def _first(raw: dict[str, Any], section: str) -> int:

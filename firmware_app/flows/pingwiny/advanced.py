@@ -15,14 +15,19 @@ from firmware_app.flows.pingwiny.turn import (
     TurnMenu,
     extras,
     gastro,
-    noted,
+    kept_for,
     player_label,
+    reason_lines,
     refusal,
+    turn_bar,
     why_not_item,
 )
+from firmware_app.flows.shared.cards import reveal_items
 from firmware_app.flows.shared.effect_words import effect_text
 from firmware_app.flows.shared.end import score_pages
+from firmware_app.ui.canvas import title_bar
 from firmware_app.ui.screens import ColourEntry, Item, Menu
+from firmware_app.words.i18n import card_name
 from firmware_app.words.table_text import counted, payment_words
 from rules.colours import COLOURS
 from rules.pingwiny import board as geometry
@@ -66,17 +71,18 @@ def lasting(app) -> str:
 def turn_screen(app) -> AdvancedTurn:
     t, game, s = app.t, app.session.game, app.session.state
     legal = game.legal_actions(s)
-    who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
-    right = ""
+    right, lasting_note = "", lasting(app)  # a player's own bar holds it already
     if s.pending:
         title = t("Lay out space {space}", space=s.pending[0] + 1)
     elif s.pending_missions:
         title = t("Lay out mission {space}", space=s.pending_missions[0] + 1)
     elif s.phase == "end_draw":
-        title = t("{who}: end of turn", who=player_label(app, s.current))
-        right = t("draw {n}", n=len(legal[0]) - 1)
+        drawn = t("draw {n}", n=len(legal[0]) - 1)
+        ending = title_bar(player_label(app, s.current), t("end of turn"), [drawn, lasting_note])
+        title, right, lasting_note = *ending, ""
     elif s.phase == "draw":
-        title, right = who, t("draw {n}", n=len(legal[0]) - 1)
+        drawn = t("draw {n}", n=len(legal[0]) - 1)
+        title, right, lasting_note = *turn_bar(app, drawn, lasting_note), ""
     elif s.phase == "roll":
         _, low, high = s.officer
         title, right = t("Officer X: the die"), f"{low}–{high}"
@@ -87,17 +93,14 @@ def turn_screen(app) -> AdvancedTurn:
     elif s.phase == "final":
         title = t("Last action: {who}", who=player_label(app, s.current))
     else:
-        title, right = who, t("{n} left", n=s.actions_left)
+        left = t.plural("{n} left", "{n} left", s.actions_left)
+        title, right, lasting_note = *turn_bar(app, left, lasting_note), ""
     moves = action_items(app, legal)
     missing = why_not(app, legal) if s.phase == "act" else []
     aside = [why_not_item(app, missing)] if missing else []
+    title, right = title_bar(title, "", [right, lasting_note])
     menu = AdvancedTurn(
-        app,
-        title,
-        moves,
-        aside + advanced_extras(app),
-        noted(lasting(app), right),
-        remember=f"{s.phase} {s.current}",
+        app, title, moves, aside + advanced_extras(app), right, remember=kept_for(app, s.phase)
     )
     exchanges = [a for a in legal if a.verb == "exchange"]
     if exchanges:  # a colour button: the exchange giving that colour
@@ -122,10 +125,12 @@ def why_not(app, legal: list) -> list[str]:
         if verb in offered or not actions:
             continue
         found = list(dict.fromkeys(r for r in (refusal(app, game, s, a) for a in actions) if r))
-        if found:
-            reasons.append(f"{labels[verb]}: " + "; ".join(found))
+        reasons += reason_lines(labels[verb], found)
     return reasons
 
+
+# Verbs that spend the rest of a turn at once: never the line a menu opens on.
+SPENDING = ("block", "pass")
 
 # What the tile a penguin stands on offers: listed before the moves away from it.
 HERE = ("take", "otter", "lemur", "gate", "gastro")
@@ -146,8 +151,15 @@ def action_items(app, legal: list) -> list[Item]:
     for verb, actions in sorted(by_verb.items(), key=lambda pair: pair[0] not in HERE):
         if verb == "exchange":  # the Gastro zone: the colour given, then the colour got
             items.append(Item(t("Exchange …"), lambda a=actions: gastro(app, a, 1)))
-        elif verb in ("reveal", "reveal-mission", "roll", "officer", "take"):
-            items += [Item(_single_label(app, a), lambda a=a: app.act(str(a))) for a in actions]
+        elif verb in ("reveal", "reveal-mission"):  # the names the table can find
+            items += reveal_items(app, actions)
+        elif verb in ("roll", "officer", "take"):
+            if verb == "take":  # the same action either way: the most tokens first
+                actions = sorted(actions, key=lambda a: -int(a[1]))
+            items += [
+                Item(_single_label(app, a), lambda a=a: app.act(str(a)), detail=_here(app, a))
+                for a in actions
+            ]
         elif verb in ("draw", "rummage", "lose"):
             items.append(_colour_item(app, verb, actions))
         elif verb == "done":
@@ -163,12 +175,16 @@ def action_items(app, legal: list) -> list[Item]:
                 by_tile.setdefault(action[1], []).append(action)
             for tile, group in by_tile.items():
                 place = _choice_label(app, tile, group[0])
-                label = t("Move: {place}", place=place) + (" …" if len(group) > 1 else "")
+                pushes = _pushes(app, tile)  # a push says so, and its cost under it
+                moving = place if pushes else t("Move: {place}", place=place)
+                label = moving + (" …" if len(group) > 1 else "")
+                detail = t("A push takes 2 actions.") if pushes else ""
                 colour = COLOURS[SUPPLY[tile]] if tile in SUPPLY else None
                 items.append(
                     Item(
                         label,
                         lambda label=place, g=group: choose_action(app, label, g, 2),
+                        detail=detail,
                         colour=colour,
                     )
                 )
@@ -176,7 +192,11 @@ def action_items(app, legal: list) -> list[Item]:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
             shown = label + " …" if len(actions) > 1 or len(actions[0]) > 1 else label
             items.append(
-                Item(shown, lambda label=label, a=actions: choose_action(app, label, a, 1))
+                Item(
+                    shown,
+                    lambda label=label, a=actions: choose_action(app, label, a, 1),
+                    remembered=verb not in SPENDING,
+                )
             )
     return items
 
@@ -188,11 +208,18 @@ def _single_label(app, action) -> str:
         colour = COLOURS[SUPPLY[s.layout[s.players[s.current].square]]]
         return t("Take {tokens}", tokens=counted(t, [colour] * int(action[1])))
     if verb == "officer":
-        square = s.layout.index(action[1])
-        here = [t("P{n}", n=q + 1) for q, p in enumerate(s.players) if p.square == square]
-        place = t.name(action[1])
-        return t("{who}: {place}", who=", ".join(here), place=place) if here else place
+        return t.name(action[1])
     return word_label(app, action[1])
+
+
+def _here(app, action) -> str:
+    """Who Officer X would unmask on the tile a marker choice names, under the choice."""
+    s = app.session.state
+    if action.verb != "officer":
+        return ""
+    square = s.layout.index(action[1])
+    here = [player_label(app, q) for q, p in enumerate(s.players) if p.square == square]
+    return app.t("Here: {names}", names=", ".join(here)) if here else ""
 
 
 def _colour_item(app, verb: str, actions: list) -> Item:
@@ -205,7 +232,7 @@ def _colour_item(app, verb: str, actions: list) -> Item:
             label = t.plural("End of turn: draw {n} token", "End of turn: draw {n} tokens", 2)
         else:
             label = t("Draw")
-        return Item(label, lambda: app.act(verb))
+        return Item(label, lambda: app.act(verb), remembered=s.phase != "end_draw")
     if verb == "draw":
         count = len(actions[0]) - 1
         label, title, prompt = (
@@ -242,8 +269,8 @@ def choose_action(app, heading: str, actions: list, depth: int) -> None:
         for action in actions:
             groups.setdefault(action[depth] if len(action) > depth else "", []).append(action)
         if len(groups) > 1:
-            remember = f"{heading} {app.session.state.current}"  # each player's last choice
-            app.push(Menu(app, heading, _word_items(app, groups, depth + 1), remember=remember))
+            items = _word_items(app, groups, depth + 1)
+            app.push(Menu(app, heading, items, remember=kept_for(app, heading)))
             return
         heading = word_label(app, actions[0][depth])
         depth += 1
@@ -258,7 +285,7 @@ def confirm(app, action) -> None:
     t, game, s = app.t, app.session.game, app.session.state
     if action.verb == "use":
         card = action[1]
-        name, effect = game.cards.figurants[card].name, game.cards.figurants[card].effect
+        name, effect = card_name(t, game.cards.figurants[card]), game.cards.figurants[card].effect
     else:
         card = s.players[s.current].penguin
         name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
@@ -285,7 +312,7 @@ def _choice_label(app, word: str, action) -> str:
     if not word or "=" in word:  # a way of paying: greys as jokers, tokens for "any"
         return payment_words(t, (word,) if word else ())
     if action.verb == "move" and word == action[1] and _pushes(app, word):
-        return t("{place}: push", place=t.name(word))
+        return t("Push: {place}", place=t.name(word))
     return word_label(app, word)
 
 
@@ -303,9 +330,9 @@ def word_label(app, word: str) -> str:
     """A word of an action as the table says it: a card, a place, a player, colours."""
     t, cards = app.t, app.session.game.cards
     if word in cards.figurants:
-        return cards.figurants[word].name
+        return card_name(t, cards.figurants[word])
     if word in cards.missions:
-        return cards.missions[word].name
+        return card_name(t, cards.missions[word])
     if word in SPOT_NAMES:
         return t(SPOT_NAMES[word])
     if word == "figurants":

@@ -3,7 +3,7 @@
 from dataclasses import replace
 
 from firmware_app.flows.pingwiny.advanced_table import colours_of
-from firmware_app.flows.pingwiny.family_setup import Wizard
+from firmware_app.flows.pingwiny.family_setup import Wizard, own_deck_lines
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import Menu
 from firmware_app.words.i18n import data_label
@@ -26,11 +26,12 @@ class AdvancedWizard(Wizard):
         return replace(super().options(seed), die=self.choices["die"])
 
     def pages(self) -> list[tuple[str, list[str]]]:
-        return setup_pages(self.app)
+        return setup_pages(self.app, self.switched)
 
 
-def setup_pages(app) -> list[tuple[str, list[str]]]:
-    """Step-by-step setup of the advanced table, matching the app's deal."""
+def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
+    """Step-by-step setup of the advanced table, matching the app's deal; ``switched``: the
+    table asked the app to shuffle, and the app could not."""
     t, game, s = app.t, app.session.game, app.session.state
     pages = []
     if game.cards.demo_label:
@@ -66,9 +67,8 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
         pages.append((t("Missions"), [t("Above the board:")] + missions))
     else:
         n = len(s.faceup)
-        pages.append(
-            (t("Figurants"), [t("Shuffle the deck, lay {n} cards face up, name each one.", n=n)])
-        )
+        lines = [t("Shuffle the deck, lay {n} cards face up, name each one.", n=n)]
+        pages.append((t("Figurants"), lines + own_deck_lines(app, switched)))
         n = len(s.mission_row)
         pages.append(
             (t("Missions"), [t("Shuffle the missions, lay {n} face up, name each one.", n=n)])

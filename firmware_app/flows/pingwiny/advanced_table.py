@@ -4,8 +4,16 @@ the help pages, the score sheet and the end."""
 from firmware_app.flows.pingwiny.help import PAGES
 from firmware_app.flows.shared.seats import player_label, seat_label
 from firmware_app.ui.screens import Item, Menu
+from firmware_app.words.i18n import card_name
 from firmware_app.words.score_sheet import demo_lines
-from firmware_app.words.table_text import SUPPLY_PLACE, bag_line, counted, penguin_name, returns
+from firmware_app.words.table_text import (
+    SUPPLY_PLACE,
+    bag_line,
+    counted,
+    penguin_name,
+    returns,
+    tokens_counted,
+)
 from rules.colours import COLOURS
 
 SPOT_NAMES = {
@@ -42,7 +50,7 @@ def status_lines(app) -> list[str]:
         lines.append("  " + (counted(t, colours_of(p.tokens)) or "—"))
         cards = len(p.figurants) + len(p.discarded)
         lines.append("  " + t.plural("{n} figurant", "{n} figurants", cards))
-        lines += ["  " + game.cards.missions[m].name for m in p.missions]
+        lines += ["  " + card_name(t, game.cards.missions[m]) for m in p.missions]
     lines += board_lines(app)
     lines.append(t("Board: {tokens}", tokens=counted(t, colours_of(s.board)) or "—"))
     grey = s.grey if game.cards.mix_known else t("not counted")  # only a bound otherwise
@@ -125,9 +133,9 @@ def _who(t, game, p: int) -> str:
     return seat_label(t, game.options.names, p)
 
 
-def _card_name(game, card: str) -> str:
+def _card_name(t, game, card: str) -> str:
     if card in game.cards.figurants:
-        return game.cards.figurants[card].name
+        return card_name(t, game.cards.figurants[card])
     return card.capitalize()  # a penguin card
 
 
@@ -143,7 +151,7 @@ def _event(t, game, e: dict) -> list[str]:
     elif kind == "exchanged":
         return returns(t, e["gave"]) + [t("Take {tokens}.", tokens=counted(t, e["got"]))]
     elif kind == "acquired":
-        card = game.cards.figurants[e["card"]].name
+        card = card_name(t, game.cards.figurants[e["card"]])
         return [t("Take {card}.", card=card)] + returns(t, e["paid"])
     elif kind == "grey_reward":
         return [t("Reward: take a grey token from beside the board.")]
@@ -154,7 +162,10 @@ def _event(t, game, e: dict) -> list[str]:
     elif kind == "officer_x":
         lines = [t("Officer X marker on the {place}.", place=t.name(e["location"]))]
         unmasked = ", ".join(_who(t, game, q) for q in e["unmasked"])
-        return lines + [t("Unmasked: {names}.", names=unmasked) if unmasked else t("Nobody there.")]
+        if not unmasked:
+            return lines + [t("Nobody there.")]
+        count = len(e["unmasked"])
+        return lines + [t.plural("Unmasked: {names}.", "Unmasked: {names}.", count, names=unmasked)]
     elif kind in ("unmasked", "lost"):
         who = _who(t, game, e["player"])
         return [t("{who} loses {tokens}.", who=who, tokens=t.name(e["lost"]))] + returns(
@@ -167,14 +178,15 @@ def _event(t, game, e: dict) -> list[str]:
     elif kind == "marker_removed":
         return [t("Remove the marker from the {place}.", place=t.name(e["location"]))]
     elif kind == "used":
-        return [t("Card used: {card}.", card=_card_name(game, e["card"]))]
+        return [t("Card used: {card}.", card=_card_name(t, game, e["card"]))]
     elif kind == "mission":
-        return [t("Take the mission {mission}.", mission=game.cards.missions[e["taken"]].name)]
+        taken = card_name(t, game.cards.missions[e["taken"]])
+        return [t("Take the mission {mission}.", mission=taken)]
     elif kind == "mission_revealed" and game.app_deck:
-        mission = game.cards.missions[e["mission"]].name
+        mission = card_name(t, game.cards.missions[e["mission"]])
         return [t("Lay the mission {mission} above the board.", mission=mission)]
     elif kind == "revealed" and game.app_deck:
-        card = game.cards.figurants[e["card"]].name
+        card = card_name(t, game.cards.figurants[e["card"]])
         return [t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1)]
     elif kind == "cycled" and e["cards"]:
         if e["what"] == "missions":
@@ -202,7 +214,7 @@ def _took(t, e: dict) -> str:
     if source == "board":  # a card's action: from the colour's own location
         source = SUPPLY_PLACE[e["tokens"][0]]
     if source == "beside the board":
-        return t("Take {tokens} from beside the board.", tokens=tokens)
+        return t("Take {tokens} from beside the board.", tokens=tokens_counted(t, e["tokens"]))
     return t("Take {tokens} from the {place}.", tokens=tokens, place=t.name(source))
 
 
@@ -218,7 +230,7 @@ def _handed(t, game, giver: int, taker: int, tokens: list[str]) -> str:
         "{giver} gives {taker}: {tokens}.",
         giver=_who(t, game, giver),
         taker=_who(t, game, taker),
-        tokens=counted(t, tokens),
+        tokens=tokens_counted(t, tokens),
     )
 
 

@@ -6,6 +6,8 @@ move, so it can be undone and it shows in the exported record.
 
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from firmware_app.words.i18n import card_name
+from rules.catalogue.teaching import identified
 
 
 def correction_menu(app) -> Menu:
@@ -48,11 +50,15 @@ def _token(app) -> None:
 def _faceup(app) -> None:
     t, game, s = app.t, app.session.game, app.session.state
     spaces = [
-        (f"{i + 1}. {game.cards.figurants[c].name if c else '—'}", str(i + 1))
+        (f"{i + 1}. {card_name(t, game.cards.figurants[c]) if c else '—'}", str(i + 1))
         for i, c in enumerate(s.faceup)
     ]
     in_deck = sorted({c for group in s.deck for c in group})
-    cards = [(game.cards.figurants[c].name, c) for c in in_deck]
+    cards = [  # the cards the table can find by name (``flows.shared.cards``)
+        (card_name(t, game.cards.figurants[c]), c)
+        for c in in_deck
+        if identified("figurant", c, game.cards.figurants[c].name)
+    ]
 
     def space_chosen(space: str) -> None:
         app.push(
@@ -69,7 +75,7 @@ def _faceup(app) -> None:
 
 def _owner(app) -> None:
     t, game, s = app.t, app.session.game, app.session.state
-    held = [(game.cards.figurants[f].name, f) for p in s.players for f in p.figurants]
+    held = [(card_name(t, game.cards.figurants[f]), f) for p in s.players for f in p.figurants]
     players = [(player_label(app, i), f"p{i + 1}") for i in range(len(s.players))]
 
     def card_chosen(card: str) -> None:

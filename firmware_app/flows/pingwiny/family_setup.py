@@ -1,8 +1,10 @@
 """Setting up a family game: the wizard's questions and the table's layout, step by step."""
 
 import logging
+from dataclasses import replace
 
 from firmware_app.flows.pingwiny.virtual import ask_virtual
+from firmware_app.flows.shared.cards import new_to_app
 from firmware_app.flows.shared.seats import (
     ask_first,
     ask_names,
@@ -14,6 +16,7 @@ from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
 from firmware_app.words.i18n import data_label
 from firmware_app.words.table_text import counted, penguin_name
+from rules.catalogue.teaching import unidentified_in_play
 from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
@@ -34,8 +37,13 @@ class Wizard:
     def __init__(self, app) -> None:
         self.app, self.t = app, app.t
         self.choices: dict = {"bag": app.setting("bag"), "deck": app.setting("deck")}
+        self.switched = False  # the app's deck asked for, the table's given: cards not named
 
-    def _ask(self, title: str, options: list[tuple[str, object]], key: str, then) -> Menu:
+    def _ask(
+        self, title: str, options: list[tuple[str, object]], key: str, then, details=()
+    ) -> Menu:
+        """A question; ``details`` (one a choice, when given) say more under the choice."""
+
         def choose(value):
             self.choices[key] = value
             depth = len(self.app.stack)
@@ -44,7 +52,11 @@ class Wizard:
             # aside) stays above it, to be read first
             self.app.stack[depth:] = [screen, *self.app.stack[depth:]]
 
-        items = [Item(label, lambda v=value: choose(v)) for label, value in options]
+        details = [*details, *[""] * (len(options) - len(details))]
+        items = [
+            Item(label, lambda v=value: choose(v), detail=detail)
+            for (label, value), detail in zip(options, details, strict=True)
+        ]
         return Menu(self.app, title, items)
 
     def players(self) -> Menu:
@@ -58,9 +70,17 @@ class Wizard:
         return self._ask(t("Length"), options, "short", self.bag)
 
     def bag(self) -> Menu:
+        from firmware_app.flows.shared.teach import own_mix_known
+
         t = self.t
         options = [(t("The app draws tokens"), "app"), (t("We draw from the bag"), "table")]
-        return self._ask(t("Token bag"), options, "bag", self.deck)
+        details = []
+        if not own_mix_known(self.app):  # "we don't know" the mix: only with our own bag
+            details = [
+                t("With our own cards, count their tokens once first."),
+                t("With our own cards, their mix may stay unknown."),
+            ]
+        return self._ask(t("Token bag"), options, "bag", self.deck, details=details)
 
     def deck(self) -> Menu:
         t = self.t
@@ -119,12 +139,17 @@ class Wizard:
         )
 
     def pages(self) -> list[tuple[str, list[str]]]:
-        return setup_pages(self.app)
+        return setup_pages(self.app, self.switched)
 
     def begin(self, catalogue) -> None:
         app = self.app
         game = ("pingwiny", self.variant)
         options = self.options(app.seed())
+        unknown = unidentified_in_play(catalogue, self.variant, options.short)
+        if options.deck == "app" and unknown:  # the app cannot send the table to find them
+            LOG.info("%d cards not known by name: the table shuffles its own deck", unknown)
+            options = replace(options, deck="table")
+            self.switched = True
         try:
             app.session = Session.start(app.journal, options, catalogue, now=app.clock(), game=game)
         except RulesError as error:
@@ -136,8 +161,25 @@ class Wizard:
             app.notice(title, lines)
 
 
-def setup_pages(app) -> list[tuple[str, list[str]]]:
-    """Step-by-step setup of the real table, matching the app's deal."""
+def own_deck_lines(app, switched: bool) -> list[str]:
+    """Why the table shuffles (when it asked the app to) and what to do with a card the
+    app cannot name yet."""
+    t, n = app.t, new_to_app(app.session.game)
+    if not n:
+        return []
+    lines = [t("The app shuffles once it knows every card by name.")] if switched else []
+    return lines + [
+        t.plural(
+            '{n} card is new to the app: when it comes up, choose "Not in this list".',
+            '{n} cards are new to the app: when one comes up, choose "Not in this list".',
+            n,
+        )
+    ]
+
+
+def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
+    """Step-by-step setup of the real table, matching the app's deal; ``switched``: the
+    table asked the app to shuffle, and the app could not."""
     t, game, s = app.t, app.session.game, app.session.state
     label = game.cards.demo_label
     pages = []
@@ -159,12 +201,8 @@ def setup_pages(app) -> list[tuple[str, list[str]]]:
         ]
         pages.append((t("Figurants"), [t("Lay face up below the board:")] + laid))
     else:
-        pages.append(
-            (
-                t("Figurants"),
-                [t("Shuffle the deck, lay {n} cards face up, name each one.", n=len(s.faceup))],
-            )
-        )
+        lines = [t("Shuffle the deck, lay {n} cards face up, name each one.", n=len(s.faceup))]
+        pages.append((t("Figurants"), lines + own_deck_lines(app, switched)))
     if game.app_bag:
         hands = [
             t("{who}: {tokens}", who=player_label(app, i), tokens=counted(t, _colours(p.tokens)))

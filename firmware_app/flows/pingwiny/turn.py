@@ -8,8 +8,11 @@ menu or by tapping their tag.
 
 from collections import Counter
 
+from firmware_app.flows.shared.cards import reveal_items
 from firmware_app.flows.shared.seats import player_label
+from firmware_app.ui.canvas import shortened, title_bar
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from firmware_app.words.i18n import card_name
 from firmware_app.words.score_sheet import demo_lines
 from firmware_app.words.table_text import (
     bag_line,
@@ -23,7 +26,12 @@ from rules.colours import COLOURS
 from rules.errors import RulesError
 from rules.pingwiny import exchange
 
+# Headquarters first when a card can be paid, then the Gastro zone (the exchange that
+# makes a cost payable, the visit a table makes most after buying); the supply tiles
+# have their colour buttons.
 LOCATION_ORDER = (
+    "hq",
+    "gastro",
     "chimp",
     "gorilla",
     "shop",
@@ -31,14 +39,20 @@ LOCATION_ORDER = (
     "otter",
     "lemur",
     "gate",
-    "gastro",
-    "hq",
 )
 
 
 def lasting(app) -> str:
     """What holds until it ends, for the title bar: the last round."""
     return app.t("last round") if app.session.state.last_round else ""
+
+
+def turn_bar(app, *notes: str) -> tuple[str, str]:
+    """The title bar of a player's turn: the name whole, ``notes`` (the most needed
+    first), and the penguin where they leave room."""
+    s = app.session.state
+    name, penguin = player_label(app, s.current), s.players[s.current].penguin.capitalize()
+    return title_bar(name, penguin, list(notes))
 
 
 def noted(*notes: str) -> str:
@@ -49,55 +63,64 @@ def noted(*notes: str) -> str:
 def hand_off(app, lines: list[str]) -> None:
     """The turn passed: the next player's name and the bag in the notice's title.
 
+    Every turn that passes shows it, even one that left the table nothing to do,
+    so the next player's first press is never spent on the last player's menu.
     When the app is the bag, OK on the last page also draws the new player's
     tokens, so the hand-off costs no press of its own.
     """
     t, game, s = app.t, app.session.game, app.session.state
-    title = t("Bag to {who}", who=player_label(app, s.current))
+    who = player_label(app, s.current)
+    title = t("Bag to {who}", who=who)
     ok = None
     if s.phase == "draw" and game.app_bag and not s.pending:
         lines = lines + [t.plural("OK: draw {n} token", "OK: draw {n} tokens", s.draw_count)]
         ok = lambda: app.act("draw")  # noqa: E731 - the notice's OK
     app.handed_off()
-    if lines:
-        app.push(Notice(app, title, lines, ok=ok))
+    app.push(Notice(app, title, lines or [t("{who}, your turn.", who=who)], ok=ok))
+
+
+def kept_for(app, name: str) -> str:
+    """A remembering menu's name for the player to move in this game: a choice is
+    offered again to the one who made it, never to the next player or another game."""
+    session = app.session
+    return f"{name} {session.game_id} {session.state.current}"
 
 
 def turn_screen(app) -> Menu:
     session, t = app.session, app.t
     game, s = session.game, session.state
     legal = game.legal_actions(s)
-    who = f"{player_label(app, s.current)}: {s.players[s.current].penguin.capitalize()}"
     if s.pending:
         title = t("Lay out space {space}", space=s.pending[0] + 1)
-        items = [Item(game.cards.figurants[a[1]].name, lambda a=a: app.act(str(a))) for a in legal]
-        return TurnMenu(app, title, items, extras(app), lasting(app))
+        return TurnMenu(app, title, reveal_items(app, legal), extras(app), lasting(app))
     if s.phase == "draw":
-        right = noted(lasting(app), t("draw {n}", n=s.draw_count))
+        who, right = turn_bar(app, t("draw {n}", n=s.draw_count), lasting(app))
         if game.app_bag:
             label = t.plural("Draw {n} token", "Draw {n} tokens", s.draw_count)
             items = [Item(label, lambda: app.act("draw"))]
         else:
             items = [Item(t("Enter the tokens drawn"), lambda: _enter_draw(app))]
         return TurnMenu(app, who, items, extras(app), right)
-    right = noted(lasting(app), t("visit {n}/2", n=3 - s.visits_left))
+    who, right = turn_bar(app, t("visit {n}/2", n=3 - s.visits_left), lasting(app))
     by_location: dict[str, list] = {}
     for action in legal:
         by_location.setdefault(action[1], []).append(action)
-    order = ("hq",) + LOCATION_ORDER[:-1] if "hq" in by_location else LOCATION_ORDER
     items = [
         _location_item(app, location, by_location[location])
-        for location in order
+        for location in LOCATION_ORDER
         if location in by_location
     ]
     missing = [loc for loc in LOCATION_ORDER if loc not in by_location]
     aside = [why_not_item(app, why_not_visits(app, missing))] if missing else []
     # No remembered cursor: the first item is what can be done now (Headquarters
-    # when a card is affordable); benchmarks/presses.py measured it shorter.
+    # when a card is affordable, else the Gastro zone); benchmarks/presses.py measured it shorter.
     menu = TurnMenu(app, who, items, aside + extras(app), right)
     if "gastro" in by_location:  # a colour button: the Gastro zone, giving that colour
         menu.shortcut = lambda colour: gastro(app, by_location["gastro"], 2, colour)
     return menu
+
+
+SAID_ROWS = 2  # rows of the table's lines a turn menu shows above its choices
 
 
 class TurnMenu(Menu):
@@ -122,6 +145,15 @@ class TurnMenu(Menu):
     def card(self, card_id: str) -> None:
         on_card(self.app, card_id)
 
+    def say(self, lines: list[str]) -> bool:
+        """What the action just played asks of the table ("From the bag: blue, green."),
+        above the next choices of the same turn when it fits ``SAID_ROWS`` rows: the
+        table reads it while choosing, so it costs no notice and no press of its own."""
+        if sum(len(self.app.wrap(line)) for line in lines) > SAID_ROWS:
+            return False
+        self.header = list(lines)
+        return True
+
 
 def why_not_item(app, reasons: list[str]) -> Item:
     """The entry that says what is not offered now, and the engine's reason."""
@@ -130,24 +162,28 @@ def why_not_item(app, reasons: list[str]) -> Item:
 
 
 def why_not_visits(app, missing: list[str]) -> list[str]:
-    """For each location not offered, the engine's own refusal of a visit there."""
+    """For each location not offered, why: the engine's own refusals, one sentence a line,
+    each under the location's name (a card that cannot be paid is one line of its own)."""
     t, game, s = app.t, app.session.game, app.session.state
     reasons = []
     for location in missing:
         if location == "hq":
-            cards = [c for c in s.faceup if c is not None]
-            tries = [f"visit hq {card}" for card in cards]
-            head = t("no card you can pay") if cards else t("no card lies face up")
+            tries = [f"visit hq {card}" for card in s.faceup if card is not None]
+            said = [] if tries else [t("No card lies face up.")]
         elif location == "gastro":
-            tries, head = [], t("no exchange you can make")
+            tries, said = [], [t("No exchange you can make.")]
         elif location == "lemur":
-            tries, head = [], t("no mission lies above the board")
+            tries, said = [], [t("No mission lies above the board.")]
         else:
-            tries, head = [f"visit {location}"], ""
-        refusals = [refusal(app, game, s, action) for action in tries]
-        words = [head] if head else []
-        reasons.append(f"{t.name(location)}: " + "; ".join(words + [r for r in refusals if r]))
+            tries, said = [f"visit {location}"], []
+        said += dict.fromkeys(r for r in (refusal(app, game, s, a) for a in tries) if r)
+        reasons += reason_lines(t.name(location), said)
     return reasons
+
+
+def reason_lines(place: str, reasons: list[str]) -> list[str]:
+    """``Headquarters: Not enough yellow tokens …``: a line per reason, each a sentence."""
+    return [f"{place}: {reason}" for reason in reasons]
 
 
 def refusal(app, game, state, action: str) -> str:
@@ -255,8 +291,10 @@ def _location_item(app, location: str, actions: list) -> Item:
 def _choices(app, location: str, actions: list) -> Menu:
     t, cards = app.t, app.session.game.cards
     if location == "lemur":
-        items = [Item(cards.missions[a[2]].name, lambda a=a: app.act(str(a))) for a in actions]
-        return Menu(app, t.name(location), items, remember="lemur")
+        items = [
+            Item(card_name(t, cards.missions[a[2]]), lambda a=a: app.act(str(a))) for a in actions
+        ]
+        return Menu(app, t.name(location), items, remember=kept_for(app, "lemur"))
     return Headquarters(app, actions, 2)
 
 
@@ -282,7 +320,7 @@ def gastro(app, actions: list, word: int, give_colour: str | None = None) -> Non
             )
             for a in group
         ]
-        app.push(Menu(app, t("Gastro: you get"), items, remember="gastro get"))
+        app.push(Menu(app, t("Gastro: you get"), items, remember=kept_for(app, "gastro get")))
 
     items = [
         Item(counted(t, _named(give)), lambda g=group: got(g), colour=COLOURS[give[0]])
@@ -292,7 +330,7 @@ def gastro(app, actions: list, word: int, give_colour: str | None = None) -> Non
     if chosen:
         chosen[0].run()
     elif give_colour is None:
-        app.push(Menu(app, t("Gastro: you give"), items, remember="gastro give"))
+        app.push(Menu(app, t("Gastro: you give"), items, remember=kept_for(app, "gastro give")))
 
 
 def _named(colours: tuple[int, ...]) -> list[str]:
@@ -320,7 +358,7 @@ class Headquarters(Menu):
         for action in actions:
             self.by_card.setdefault(action[word], []).append(action)
         self.app, self.shown_colour = app, None
-        super().__init__(app, app.t.name("hq"), self._items(None), remember="hq")
+        super().__init__(app, app.t.name("hq"), self._items(None), remember=kept_for(app, "hq"))
 
     def _items(self, colour: str | None) -> list[Item]:
         app, game = self.app, self.app.session.game
@@ -333,8 +371,9 @@ class Headquarters(Menu):
 
     def colour(self, name: str) -> None:
         self.shown_colour = None if self.shown_colour == name else name
+        selected = self.items[self.cursor].label if self.items else None
         self.items = self._items(self.shown_colour) or self._items(None)
-        self.cursor = 0
+        self.cursor = self.index_of(selected)  # the same card, if it is still listed
         self.right = self.t.initial(self.shown_colour) if self.shown_colour else ""
 
 
@@ -343,9 +382,10 @@ def card_line(app, card: str) -> str:
     t, game = app.t, app.session.game
     figurant = game.cards.figurants[card]
     cost = cost_initials(t, figurant.cost)
-    if figurant.points is None:  # points the table will teach at the score sheet
-        return f"{figurant.name} {cost} · ?"
-    return f"{figurant.name} {cost} · " + t.plural("{n} pt", "{n} pts", figurant.points)
+    points = "?"  # points the table will teach at the score sheet
+    if figurant.points is not None:
+        points = t.plural("{n} pt", "{n} pts", figurant.points)
+    return shortened(card_name(t, figurant), f" {cost} · {points}")
 
 
 def pay(app, ways: list) -> None:
@@ -385,7 +425,7 @@ def status_lines(app) -> list[str]:
         lines.append("  " + (tokens or "—"))
         lines.append("  " + t.plural("{n} figurant", "{n} figurants", len(p.figurants)))
         if p.mission:
-            lines.append("  " + game.cards.missions[p.mission].name)
+            lines.append("  " + card_name(t, game.cards.missions[p.mission]))
     board = Counter({COLOURS[c]: n for c, n in enumerate(s.board) if n})
     lines.append(t("Board: {tokens}", tokens=counted(t, list(board.elements())) or "—"))
     lines.append(bag_line(t, game, s))
@@ -419,9 +459,9 @@ def describe(app, state, notation: str) -> str:
     if action.verb == "visit" and verb not in ("hq", "gastro", "lemur"):
         return t("{who} visited {place}", who=who, place=t.name(verb))
     if verb == "hq":
-        return t("{who} bought {card}", who=who, card=cards.figurants[rest[0]].name)
+        return t("{who} bought {card}", who=who, card=card_name(t, cards.figurants[rest[0]]))
     if verb in ("lemur", "reveal-mission") or (verb == "visit" and rest[:1] == ("lemur",)):
-        return t("{who} took {mission}", who=who, mission=cards.missions[rest[-1]].name)
+        return t("{who} took {mission}", who=who, mission=card_name(t, cards.missions[rest[-1]]))
     if (verb == "gastro" and rest) or verb == "exchange":
         give, get = exchange.PARSED[rest[0]]
         return t(
@@ -431,11 +471,11 @@ def describe(app, state, notation: str) -> str:
             get=counted(t, _named(get)),
         )
     if verb == "reveal":
-        return t("{card} laid face up", card=cards.figurants[rest[0]].name)
+        return t("{card} laid face up", card=card_name(t, cards.figurants[rest[0]]))
     if verb in ("move", "otter"):
         return t("{who} moved to {place}", who=who, place=t.name(rest[0]))
     if verb == "use":
-        return t("{who} used {card}", who=who, card=cards.figurants[rest[0]].name)
+        return t("{who} used {card}", who=who, card=card_name(t, cards.figurants[rest[0]]))
     if verb == "take":
         return t.plural("{who} took {n} token", "{who} took {n} tokens", int(rest[0]), who=who)
     if verb == "roll":

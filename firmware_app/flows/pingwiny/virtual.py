@@ -58,7 +58,10 @@ def ask_virtual(app, seats: list[str], then) -> None:
 
         items = [Item(t("Plays at the table"), lambda: pick(None))]
         items += [
-            Item(t("Virtual: {level}", level=t(LEVEL_LABELS[level])), lambda v=level: pick(v))
+            Item(
+                t("Virtual: {level}", level=t(LEVEL_LABELS[level]).lower()),
+                lambda v=level: pick(v),
+            )
             for level in LEVELS
         ]
         app.push(Menu(app, seats[i], items))

@@ -10,12 +10,13 @@ take a tile from the draw spaces and refill them.
 from dataclasses import replace
 
 from firmware_app.flows.popiel.teach import popiel_rewards, popiel_windows
-from firmware_app.flows.shared.end import end_game, finish
+from firmware_app.flows.shared.end import end_game, leave
 from firmware_app.flows.shared.score_chart import score_chart_screen
 from firmware_app.flows.shared.seats import ask_mice, ask_names, mouse_label, seat_label
 from firmware_app.session import Session
 from firmware_app.store import catalogue_files, state_check
 from firmware_app.store.catalogue_files import MOST_WINDOWS
+from firmware_app.ui.canvas import title_bar
 from firmware_app.ui.screens import Item, Menu, NumberEntry
 from firmware_app.words.i18n import data_label
 from firmware_app.words.score_sheet import REWARD_NAMES
@@ -179,8 +180,9 @@ class PopielWizard:
 def turn_screen(app) -> Menu:
     """The tile placed, as one choice: how many yellow dots it completed.
 
-    The usual dots come first (the cursor on the number chosen last), then a
-    tile that touches the king, the rarer dots, then the rest. The title bar keeps the king's
+    The usual dots come first (the cursor on the number this player chose last; never
+    on the king's line or "Cannot place", which one OK must not repeat), then a tile
+    that touches the king, the rarer dots, then the rest. The title bar keeps the king's
     last window in sight.
     """
     t, session = app.t, app.session
@@ -196,32 +198,35 @@ def turn_screen(app) -> Menu:
         Item(t.plural("Tile: {n} dot", "Tile: {n} dots", n), lambda n=n: app.act(f"place {n}"))
         for n in range(MAX_DOTS + 1)
     ]
-    king = Item(t("Tile touches the king …"), lambda: _place(app))
+    king = Item(t("Tile touches the king …"), lambda: _place(app), remembered=False)
     items = (
         dots[:COMMON_DOTS]
         + [king]
         + dots[COMMON_DOTS:]
         + [
-            Item(t("Cannot place"), lambda: app.act("pass")),
+            Item(t("Cannot place"), lambda: app.act("pass"), remembered=False),
             Item(t("Scores"), lambda: app.notice(t("Scores"), score_lines(app))),
             Item(t("Correct a score"), lambda: _correct(app)),
             Item(t("Undo"), app.undo),
             Item(t("End game"), lambda: end_game(app)),
         ]
     )
-    right = t.plural("{n} pt", "{n} pts", s.scores[s.current])
-    if session.game.windows - s.king == 1:
-        right = t("king: last window") + " " + right
-    menu = Menu(app, title, items, right=right, back=app.home, remember="dots")
-    return menu
+    points = t.plural("{n} pt", "{n} pts", s.scores[s.current])
+    king = t("king: last window") if session.game.windows - s.king == 1 else ""
+    title, right = title_bar(title, "", [points, king])  # the name and points kept whole
+    remember = f"dots {session.game_id} {s.current}"  # this player's, in this game
+    return Menu(app, title, items, right=right, back=app.home, remember=remember)
 
 
 def hand_off(app, lines: list[str]) -> None:
-    """The turn passed: the notice's title names the next mouse and its tile."""
+    """The turn passed: the notice's title names the next mouse and its tile.
+
+    A turn that placed nothing ("Cannot place") is handed off too, so the next
+    player never starts on the menu the last one left.
+    """
     who = player_label(app, app.session.state.current)
     app.handed_off()
-    if lines:
-        app.notice(app.t("Tile to {who}", who=who), lines)
+    app.notice(app.t("Tile to {who}", who=who), lines or [app.t("{who}, your turn.", who=who)])
 
 
 def describe(app, state, notation: str) -> str:
@@ -339,7 +344,6 @@ def end_screen(app) -> Menu:
             ),
         ),
         Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
-        Item(t("Undo the last action"), app.undo),
-        Item(t("Finish: new game"), lambda: finish(app)),
+        Item(t("Done"), lambda: leave(app)),
     ]
-    return Menu(app, t("Game over"), items, back=app.home)
+    return Menu(app, t("Game over"), items, back=lambda: leave(app))

@@ -1,4 +1,11 @@
-"""The box's cards in the settings: linking tags to cards, seeing and changing values.
+"""The box's cards: which one came up, linking tags to cards, seeing and changing values.
+
+The rulebook does not name every card of the box, and nothing on an unnamed
+card links it to the number the app holds it under ("Figurant 41"), so no
+screen names such a card before the table has named it, or numbered it by
+writing the number on it (``rules.catalogue.teaching.identified``). While
+the deck holds such cards the table shuffles its own deck; when one comes up
+it is "Not in this list", and gets its name or number then.
 
 Values are taught during play (``flows.teach``), the first time a game needs
 them; here the table sees every card's values, whose they are (printed,
@@ -7,10 +14,72 @@ the table says so, and a game being played keeps the values it started with,
 since its record holds its own catalogue.
 """
 
+import logging
+
 from firmware_app.store import catalogue_files, state_check
-from firmware_app.ui.screens import Item, Menu
+from firmware_app.ui.screens import Item, LetterEntry, Menu
 from firmware_app.words.table_text import cost_words
+from rules.catalogue.teaching import NAME_LENGTH, identified, number, numbered_name
 from rules.colours import DIFFERENT, TYPES
+
+LOG = logging.getLogger("tableside.cards")
+
+
+def new_to_app(game) -> int:
+    """How many cards of the game the table cannot find by the name the app holds."""
+    cards = [("figurant", c, f.name) for c, f in game.cards.figurants.items()]
+    cards += [("mission", m, card.name) for m, card in game.cards.missions.items()]
+    return sum(1 for section, card, name in cards if not identified(section, card, name))
+
+
+def reveal_items(app, actions) -> list[Item]:
+    """The cards that may have come up ("reveal" or "reveal-mission" actions), by the names
+    the table can find, A to Z, then "Not in this list" for a card the app cannot name."""
+    t, cards = app.t, app.session.game.cards
+    items, new = [], []
+    for action in actions:
+        section = "mission" if action.verb == "reveal-mission" else "figurant"
+        name = (cards.missions if section == "mission" else cards.figurants)[action[1]].name
+        if identified(section, action[1], name):
+            items.append(Item(name, lambda a=action: app.act(str(a))))
+        else:
+            new.append(action)
+    items.sort(key=lambda item: item.label.casefold())
+    if new:  # the unnamed cards are alike (nothing is known of them): the first stands in
+        items.append(Item(t("Not in this list"), lambda a=new[0]: new_card(app, a)))
+    return items
+
+
+def new_card(app, action) -> None:
+    """A card the app cannot name came up: the table writes the app's number on it, or
+    types its printed name; either is kept in the owner's file, then the card is laid."""
+    from firmware_app.flows.shared.teach import remember
+
+    t, game = app.t, app.session.game
+    section = "mission" if action.verb == "reveal-mission" else "figurant"
+    card = action[1]
+    held = (*game.cards.figurants.values(), *game.cards.missions.values())
+    taken = {c.name.casefold() for c in held}
+
+    def keep(name: str) -> None:
+        if name.casefold() in taken:
+            app.notice(t("Not possible"), [t("{name} is already in the list.", name=name)])
+            return
+        problem = remember(app, {section: [{"id": card, "name": name}]})
+        if problem is not None:
+            app.notice(t("Cards"), [t("Not saved: {reason}", reason=problem)])
+            return
+        LOG.info("the table named %s %r: %r", section, card, name)
+        app.act(str(action))
+
+    items = [
+        Item(t("Write {n} on it", n=number(card)), lambda: keep(numbered_name(card))),
+        Item(
+            t("Type its name"),
+            lambda: app.push(LetterEntry(app, t("A new card"), keep, NAME_LENGTH)),
+        ),
+    ]
+    app.push(Menu(app, t("A new card"), items))
 
 
 def enrol_tag(app, uid: str) -> None:
@@ -18,8 +87,8 @@ def enrol_tag(app, uid: str) -> None:
     t = app.t
     catalogue = catalogue_files.load_for_play(state_check.owner_files(app))
     known = set(app.tags().values())
-    cards = [(f.name, f.id) for f in catalogue.figurants if f.id not in known]
-    cards += [(m.name, m.id) for m in catalogue.missions if m.id not in known]
+    cards = [(f.name, f.id) for f in findable(catalogue, "figurant") if f.id not in known]
+    cards += [(m.name, m.id) for m in findable(catalogue, "mission") if m.id not in known]
 
     def link(card: str, name: str) -> None:
         tags = dict(app.tags())
@@ -35,6 +104,12 @@ def enrol_tag(app, uid: str) -> None:
         return
     items = [Item(name, lambda c=card, n=name: link(c, n)) for name, card in cards]
     app.push(TagMenu(app, t("New tag: which card?"), items))
+
+
+def findable(box, section: str) -> list:
+    """The figurants or missions of a catalogue the table can find by their names."""
+    cards = box.figurants if section == "figurant" else box.missions
+    return [card for card in cards if identified(section, card.id, card.name)]
 
 
 class TagMenu(Menu):
@@ -69,7 +144,8 @@ def teach_menu(app) -> Menu:
         return Menu(app, t("Our cards"), [Item(t("No owner's file"), app.pop)])
     box = catalogue_files.load_for_play(state_check.owner_files(app))
     cards = [("penguin", c) for c in box.penguins]
-    cards += [("figurant", c) for c in box.figurants] + [("mission", c) for c in box.missions]
+    cards += [("figurant", c) for c in findable(box, "figurant")]
+    cards += [("mission", c) for c in findable(box, "mission")]
     items = [
         Item(card.name, lambda s=section, c=card: app.push(card_menu(app, box, s, c)))
         for section, card in cards

@@ -5,21 +5,14 @@ reads "Draw 2 random tokens", and chooses an effect it is teaching from the
 same words. A primitive without words here is not offered for teaching.
 """
 
+from firmware_app.words.table_text import tokens_of
 from rules.catalogue import NO_EFFECT, Effect
 from rules.colours import TYPES
 
 # What each primitive does, with its parameters filled in.
 WORDS = {
-    "draw": "Draw {count} random tokens",
-    "draw_colour": "Take {count} {colour} from the bag",
-    "take": "Take {count} {colour} from the board",
-    "give": "Give {count} tokens to a penguin",
-    "steal": "Take {count} random tokens from a penguin",
     "remove_marker": "Remove an X marker",
     "move": "Move past any blockade",
-    "grey": "Take {count} grey tokens",
-    "steal_choice": "Take {count} tokens of your choice from a penguin",
-    "others_discard": "Every other penguin discards {count} random tokens",
     "acquire": "Acquire a face-up card",
     "bonus_with": "+{points} with {card}",
     "bonus_per_type": "+{points} for each other {type}",
@@ -27,6 +20,28 @@ WORDS = {
     "no_penalty": "No penalty points",
     "extra_mission": "One more mission once done",
 }
+# Those that count tokens, in the form the number wants ("1 token", "2 żetony").
+COUNTED_ONE = {
+    "draw": "Draw {n} random token",
+    "give": "Give {n} token to a penguin",
+    "steal": "Take {n} random token from a penguin",
+    "steal_choice": "Take {n} token of your choice from a penguin",
+    "others_discard": "Every other penguin discards {n} random token",
+}
+COUNTED_MANY = {
+    "draw": "Draw {n} random tokens",
+    "give": "Give {n} tokens to a penguin",
+    "steal": "Take {n} random tokens from a penguin",
+    "steal_choice": "Take {n} tokens of your choice from a penguin",
+    "others_discard": "Every other penguin discards {n} random tokens",
+}
+# Those that count tokens of one colour: the colour is declined with the number.
+COLOURED = {
+    "draw_colour": "Take {tokens} from the bag",
+    "take": "Take {tokens} from the board",
+    "grey": "Take {tokens}",
+}
+
 # The same, as a choice before its parameters are known.
 CHOICES = {
     "draw": "Draw random tokens",
@@ -63,12 +78,17 @@ def effect_text(t, effect: Effect | None, card_name=lambda card: card) -> str:
         return t("not known yet")
     if effect == NO_EFFECT:
         return t("No effect")
+    params = dict(effect.params)
+    if effect.do in COUNTED_ONE:
+        n = params["count"]
+        return t.plural(COUNTED_ONE[effect.do], COUNTED_MANY[effect.do], n)
+    if effect.do in COLOURED:
+        tokens = tokens_of(t, params.get("colour", "grey"), params["count"])
+        return t(COLOURED[effect.do], tokens=tokens)
     types = {kind: t(kind) for kind in TYPES}
     values = {}
     for name, value in effect.params:
-        if name == "colour":
-            value = t.name(value)
-        elif name == "type":
+        if name == "type":
             value = types.get(value, value)
         elif name == "card":
             value = card_name(value)

@@ -1,15 +1,22 @@
 """The end: the score sheet line by line, the winner, and ending a game for good.
 
-A game ends only after a question answered yes: finished once the table
-accepts the final score, or abandoned from the game menu before its end.
-Either way it stays in the journal and is exported.
+A game that reaches its end is kept as finished at once, as soon as its
+score is known (a value taught at the score sheet first), so a table that
+switches off after the score sheet, or presses BACK, still finds it in the
+statistics and the exports; undo ends there. A game ended before its end is
+kept as abandoned after a question answered yes. Either way it stays in the
+journal and is exported.
 """
+
+import logging
 
 from firmware_app.flows.shared.score_chart import score_chart_screen
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import Item, Menu, Notice
 from firmware_app.words.score_sheet import demo_lines
 from rules.errors import RulesError
+
+LOG = logging.getLogger("tableside.end")
 
 DECIDED = {
     "points": "Most points.",
@@ -23,10 +30,9 @@ def end_screen(app) -> Menu:
     items = [
         Item(t("Score sheet"), lambda: app.push(score_pages(app, final=True))),
         Item(t("Scores by round"), lambda: app.push(score_chart_screen(app))),
-        Item(t("Undo the last action"), app.undo),
-        Item(t("Finish: new game"), lambda: finish(app)),
+        Item(t("Done"), lambda: leave(app)),
     ]
-    return Menu(app, t("Game over"), items, back=app.home)
+    return Menu(app, t("Game over"), items, back=lambda: leave(app))
 
 
 def score_pages(app, final: bool) -> Notice:
@@ -66,15 +72,24 @@ def score_pages(app, final: bool) -> Notice:
     return Notice(app, title, lines)
 
 
-def finish(app) -> None:
-    """Keep the result, once the table says so; undo ends here."""
+def keep_result(app, session=None) -> None:
+    """Keep the game that reached its end (the one in play by default) as finished, once:
+    with its score sheet, or not yet while a value it needs is still to be taught."""
+    session = session or app.session
+    if session.game_id not in {game.id for game in app.journal.unfinished_games()}:
+        return
+    try:
+        session.finish(now=app.clock())
+    except RulesError as error:
+        LOG.info("game %d over, its score not known yet: %s", session.game_id, error.text("en"))
+        return
+    LOG.info("game %d finished", session.game_id)
 
-    def finished() -> None:
-        app.session.finish(now=app.clock())
-        app.session = None
-        app.home()
 
-    confirm(app, app.t("Keep this result?"), app.t("Yes: the game is finished"), finished)
+def leave(app) -> None:
+    """Off the game-over screen, to the home menu (the game is kept already)."""
+    app.session = None
+    app.home()
 
 
 def end_game(app) -> None:

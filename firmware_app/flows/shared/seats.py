@@ -6,14 +6,22 @@ setup, else "Player 2". The setup wizards ask the seat questions here, each
 with a default that one OK takes (no names, the app deals, the app draws):
 names come from those the box remembers (the journal's ``names`` setting,
 which the configuration's ``[app] names`` fills at first), or are entered
-once, letter by letter, and remembered from then on. This module imports
+once, letter by letter (two colour presses a letter where the build has the
+colour buttons), and remembered from then on. This module imports
 no other screen, so any of them can use it without an import circle.
 """
 
-from firmware_app.ui.screens import Item, LetterEntry, Menu
-from firmware_app.words.table_text import penguin_label
+import logging
 
+from firmware_app.ui.screens import DONE, WHEEL, Item, LetterEntry, Menu
+from firmware_app.words.table_text import penguin_label
+from rules.colours import COLOURS
+
+LOG = logging.getLogger("tableside.seats")
 REMEMBERED = 20  # names the box keeps, the latest first
+# The letters by colour button: the first press picks a group (red the first), the second
+# the letter in it (red the first). Space and hyphen stay on the wheel.
+GROUPS = ("AĄBCĆ", "DEĘFG", "HIJKL", "ŁMNŃO", "ÓPQRS", "ŚTUVW", "XYZŹŻ")
 
 # Król Popiel's rulebook does not name the five pawn colours: the table picks
 # the nearest of these. Each is a message of its own ("mysz" is feminine).
@@ -66,7 +74,7 @@ def ask_names(app, count: int, then, hint: str = "") -> None:
             seat(i + 1)
 
         items = [Item(name, lambda name=name: chosen(name), hint) for name in known]
-        items.append(Item(t("New name …"), lambda: app.push(LetterEntry(app, title, chosen)), hint))
+        items.append(Item(t("New name …"), lambda: app.push(NameEntry(app, title, chosen)), hint))
         items.append(Item(t("No name"), lambda: chosen(None), hint))
         app.push(Menu(app, title, items))
 
@@ -75,6 +83,55 @@ def ask_names(app, count: int, then, hint: str = "") -> None:
         Item(t("Choose the names"), lambda: seat(0), hint),
     ]
     app.push(Menu(app, t("Names"), items))
+
+
+class NameEntry(LetterEntry):
+    """A new name: the letter wheel of every build, and with colour buttons two presses a
+    letter, each letter where a family would look for it, none far away.
+
+    The panel shows each group's first letter in button order; a colour picks that group,
+    and the panel shows its letters in button order; a second colour adds one. BACK
+    forgets a group picked. After a letter from the colours the wheel stands on "done",
+    so OK finishes the name (the wheel is still one press from "A").
+    """
+
+    def __init__(self, app, title: str, done) -> None:
+        super().__init__(app, title, done)
+        self.group: int | None = None
+
+    def draw(self, canvas) -> None:
+        super().draw(canvas)
+        if self.app.has_colour_buttons:
+            shown = GROUPS[self.group] if self.group is not None else [g[0] for g in GROUPS]
+            letters = " ".join(self._shown(letter) for letter in shown)
+            canvas.row(1, self.t("Colours: {letters}", letters=letters))
+
+    def button(self, name: str) -> None:
+        if name in COLOURS:
+            if self.app.has_colour_buttons:
+                self._colour(COLOURS.index(name))
+            return
+        if name == "back" and self.group is not None:
+            self.group = None
+            return
+        self.group = None
+        super().button(name)
+
+    def _colour(self, index: int) -> None:
+        if self.group is None:
+            self.group = index
+            return
+        letters = GROUPS[self.group]
+        if index >= len(letters):  # said, and the group stays shown
+            LOG.info("no letter under %s in the letter group %d", COLOURS[index], self.group)
+            shown = " ".join(self._shown(letter) for letter in letters)
+            lines = [self.t("No letter on that button: one of {letters}.", letters=shown)]
+            self.app.notice(self.title, lines)
+            return
+        self.group = None
+        if len(self.entered) < self.length:
+            self.entered += self._shown(letters[index])
+            self.cursor = WHEEL.index(DONE)
 
 
 def remember(app, names: list[str]) -> None:

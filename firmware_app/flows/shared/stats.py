@@ -119,12 +119,12 @@ class StatsMenu(Menu):
         scores = [
             t("Best score: {score} ({name})", score=figures["best_score"],
               name=figures["best_by"] or "-"),
-            t("Average score: {score}", score=figures["average_score"]),
+            t("Average score: {score}", score=t.number(figures["average_score"])),
         ] if self.one_game else []  # fmt: skip
         lines = [
             t("Games played: {n}", n=figures["plays"]),
             *scores,
-            t("Average length: {minutes} min", minutes=figures["average_minutes"]),
+            t("Average length: {minutes} min", minutes=t.number(figures["average_minutes"])),
             t("Wins:"),
             *(f"  {name}: {wins}" for name, wins in figures["winners"]),
         ]  # fmt: skip
@@ -146,8 +146,8 @@ class StatsMenu(Menu):
             favourite = stats.player(name, game, self.kind[1])["favourite"]
         rate = "-" if figures["win_rate"] is None else f"{round(figures['win_rate'] * 100)}%"
         scores = [
-            t("Average score: {score}", score=figures["average_score"]),
-            t("Best score: {score}", score=figures["best_score"]),
+            t("Average score: {score}", score=t.number(figures["average_score"])),
+            t("Best score: {score}", score=t.number(figures["best_score"])),
         ] if self.one_game else []  # fmt: skip
         lines = [
             t("Games: {n}, wins: {wins} ({rate})", n=figures["games"], wins=figures["wins"],

@@ -7,7 +7,12 @@ and asks for them on one short screen per value: a face-up card's cost (and
 its points and type at once, or at the score sheet, as the settings say), on
 the advanced side its Officer X range and its effect in words, a mission's
 types and steps when it is laid out, a penguin's action when it is first
-used. The box's unnamed cards come as "Figurant 30" and may get a name.
+used. A card the rulebook does not name got its name (or number) from the
+table when it came up (``flows.shared.cards``).
+
+The questions come in the turn that revealed the card, under the name of the
+player whose action revealed it: when that action also passed the turn, the
+hand-off waits until the card is taught (``held_hand_off``).
 
 Each taught value is checked (``rules.catalogue.teaching``), written to the
 owner's file atomically, then filled into the running game's record, which
@@ -21,7 +26,7 @@ from collections import Counter
 
 from firmware_app.flows.shared.effect_words import CHOICES, PROMPTS, effect_text
 from firmware_app.store import catalogue_files
-from firmware_app.ui.screens import ColourEntry, Item, LetterEntry, Menu, NumberEntry
+from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry
 from firmware_app.words.i18n import Translator
 from rules.catalogue import (
     NO_EFFECT,
@@ -32,7 +37,7 @@ from rules.catalogue import (
     merge,
 )
 from rules.catalogue.effects import ALLOWED, BAG_COLOURS, BOARD_COLOURS, effect_raw
-from rules.catalogue.teaching import NAME_LENGTH, REFUSALS, is_unnamed, refusal
+from rules.catalogue.teaching import REFUSALS, identified, is_unnamed, refusal
 from rules.colours import COLOURS, COST_COLOURS, DIFFERENT, TYPES
 from rules.pingwiny.unknowns import unknowns
 
@@ -41,11 +46,12 @@ POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score s
 TOKEN_TOTAL = 104
 
 
-def ask(app) -> None:
-    """Ask for the first unknown value the running game wants now, if any."""
+def ask(app) -> bool:
+    """Ask for the first unknown value the running game wants now, if any; whether a
+    question is on the screen. With none left, a hand-off held for the teaching is shown."""
     session = app.session
     if session is None or session.game.variant == "popiel" or session.game.cards.demo_label:
-        return
+        return False
     wanted: dict[tuple[str, str, str], list[str]] = {}
     for need in unknowns(session.game, session.state):
         if need.when == "now" or need.section == "mission" or session.over or _at_once(app):
@@ -53,10 +59,47 @@ def ask(app) -> None:
             fields += [name for name in need.fields if name not in fields]
     for (section, card, side), fields in wanted.items():
         if _fill_from_owner(app, section, card, side, fields):
-            app.show_game()
-            return
+            app.show_game()  # which asks for the next value, if any
+            return teaching_now(app)
         CardTeacher(app, section, card, side, fields).start()
-        return
+        return True
+    if app.held_hand_off is not None and not laying_out(session.state):
+        hand_off, player = app.held_hand_off
+        app.held_hand_off = None
+        if session.state.current == player:  # not when undo took the turn back
+            hand_off()
+    return False
+
+
+def laying_out(state) -> bool:
+    """Whether the table is still naming the cards it lays out (its own deck)."""
+    return bool(getattr(state, "pending", ()) or getattr(state, "pending_missions", ()))
+
+
+def teaching_now(app) -> bool:
+    """Whether a card's question is on the screens."""
+    return any(getattr(screen, "teacher", None) is not None for screen in app.stack)
+
+
+def hold_hand_off(app, hand_off) -> bool:
+    """Hold the hand-off (``hand_off()``) while the cards revealed are still being named
+    or taught; True when held."""
+    if not (teaching_now(app) or laying_out(app.session.state)):
+        return False
+    app.held_hand_off = (hand_off, app.session.state.current)
+    return True
+
+
+def revealer(app) -> str | None:
+    """The player whose action revealed the card being taught: the last one played
+    outside the naming of laid-out cards (the turn may have passed since); none while the
+    table is laid out at the start."""
+    from firmware_app.flows.shared.seats import player_label
+
+    for state in reversed(app.session.states[:-1]):
+        if not laying_out(state):
+            return player_label(app, state.current)
+    return None
 
 
 def _at_once(app) -> bool:
@@ -156,11 +199,13 @@ class CardTeacher:
         if box is None:
             self.name = card_name(app.session.game, section, card_id)
             self.names = card_names(app)
+            self.who = revealer(app)
         else:
             self.name = box_name(box, section, card_id)
             self.names = {f.id: f.name for f in box.figurants}
+            self.who = None
         self.unnamed = is_unnamed(section, card_id)  # the owner's file needs its name
-        self.steps = (["name"] if self.unnamed and self.in_game else []) + list(fields)
+        self.steps = list(fields)
         if "effect" in self.steps and section != "mission":  # its words, from the effect
             self.steps.append("action_text" if section == "penguin" else "text")
         self.values: dict = {}
@@ -172,11 +217,15 @@ class CardTeacher:
     # --------------------------------------------------------------- steps
 
     def _push(self, screen) -> None:
+        screen.teacher = self
         self.screens.append(screen)
         self.app.push(screen)
 
     def _title(self) -> str:
-        return self.values.get("name", self.name)
+        """The card, under the name of the player who revealed it."""
+        if self.who is None:
+            return self.name
+        return self.t("{who}: {card}", who=self.who, card=self.name)
 
     def _step(self, index: int) -> None:
         if index == len(self.steps):
@@ -198,17 +247,6 @@ class CardTeacher:
             return
         self.values[field] = value
         self._step(index + 1)
-
-    def _ask_name(self, done) -> None:
-        t = self.t
-        items = [
-            Item(t('Keep "{name}"', name=self.name), lambda: done(self.name)),
-            Item(
-                t("Give it a name"),
-                lambda: self._push(LetterEntry(self.app, self.name, done, NAME_LENGTH)),
-            ),
-        ]
-        self._push(Menu(self.app, self.name, items))
 
     def _ask_cost(self, done) -> None:
         t = self.t
@@ -268,8 +306,8 @@ class CardTeacher:
         for screen in self.screens:
             app.pop(screen)
         card: dict = {"id": self.card_id}
-        if "name" in self.values or self.unnamed:
-            card["name"] = self.values.pop("name", self.name)
+        if self.unnamed:
+            card["name"] = self.name
         card[self.side] = {field: _raw(field, value) for field, value in self.values.items()}
         overlay = {self.section: [card]}
         named = self._unnamed_named()
@@ -345,7 +383,8 @@ class EffectChooser:
             for do in CHOICES
             if do in ALLOWED[section]
         ]
-        self.teacher._push(Menu(self.teacher.app, t("What it does"), items))
+        title = t("{card}: {question}", card=self.teacher._title(), question=t("What it does"))
+        self.teacher._push(Menu(self.teacher.app, title, items))
 
     def _parameters(self, do: str, chosen: list, index: int) -> None:
         names = PARAMETERS[do]
@@ -369,14 +408,15 @@ class EffectChooser:
             items = [Item(t.name(c), lambda c=c: then(c)) for c in options]
         elif kind == "type":
             items = [Item(t(k), lambda k=k: then(k)) for k in TYPES]
-        else:  # card, cards: one figurant
+        else:  # card, cards: one figurant, of those the table can find by name
             one = kind == "card"
             items = [
                 Item(label, lambda c=card: then(c if one else (c,)))
                 for card, label in self.teacher.names.items()
-                if card != self.teacher.card_id
+                if card != self.teacher.card_id and identified("figurant", card, label)
             ]
-        self.teacher._push(Menu(app, prompt, items))
+        title = t("{card}: {question}", card=self.teacher._title(), question=prompt)
+        self.teacher._push(Menu(app, title, items))
 
 
 class ScoringEntry:
@@ -432,7 +472,9 @@ class ScoringEntry:
             Item(t("That is all"), lambda: self.done(tuple(self.steps))),
             Item(t("Another step"), self._count),
         ]
-        self.teacher._push(Menu(self.teacher.app, t("Steps: {n}", n=len(self.steps)), items))
+        steps = t("Steps: {n}", n=len(self.steps))
+        title = t("{card}: {question}", card=self.teacher._title(), question=steps)
+        self.teacher._push(Menu(self.teacher.app, title, items))
 
 
 def _raw(field: str, value):
@@ -500,38 +542,41 @@ def token_mix(app, then) -> None:
     count_mix(app, t("Tokens in the box"), prompts, TOKEN_TOTAL, counted)
 
 
+def own_mix_known(app) -> bool:
+    """Whether the owner's box has its token mix (or the box plays without an owner's file,
+    where there is nothing to count)."""
+    if app.owner_catalogue is None:
+        return True
+    try:
+        return None not in catalogue_files.load_for_play(_owner_files(app)).tokens
+    except CatalogueError:
+        return True  # the file is kept aside when the cards are chosen, and said so then
+
+
 def own_cards(app, begin, app_bag: bool) -> None:
     """Play the printed box with what the owner taught: the token mix first while it is
-    not known (counted now, or "we don't know"), then the game, which asks the rest as it
-    goes."""
+    not known, then the game, which asks the rest as it goes. The app can draw only from
+    a bag whose mix it knows, so with the app as the bag the tokens are counted at once
+    (the bag question said so); with the table's own bag "We don't know" is offered too:
+    the drawn colours are then entered and checked against no count."""
     box = catalogue_files.load_for_play(_owner_files(app))
     if None not in box.tokens:
         begin(box)
         return
     t = app.t
-    items = [
-        Item(t("Count them now"), lambda: token_mix(app, lambda mix: begin(_with(box, mix)))),
-        Item(t("We don't know"), lambda: _without_mix(app, box, begin, app_bag)),
-    ]
-    app.push(Menu(app, t("Tokens in the box"), items))
 
+    def count() -> None:
+        token_mix(app, lambda mix: begin(_with(box, mix)))
 
-def _without_mix(app, box, begin, app_bag: bool) -> None:
-    """Play without the mix: only with the table's own bag, the drawn colours entered and
-    checked against no count. With the app as the bag it is refused (the app cannot draw
-    from a bag it does not know), and nothing changes: the table counts, or goes back and
-    chooses its own bag."""
-    t = app.t
+    def unknown() -> None:
+        LOG.info("playing without the token mix: the table's bag")
+        begin(box)
+
     if app_bag:
-        LOG.info("no token mix with the app as the bag: refused")
-        lines = [
-            t("The app can draw only from a bag whose mix it knows."),
-            t('Count the tokens, or go back and choose "We draw from the bag".'),
-        ]
-        app.notice(t("Not possible"), lines)
+        count()
         return
-    LOG.info("playing without the token mix: the table's bag")
-    begin(box)
+    items = [Item(t("Count them now"), count), Item(t("We don't know"), unknown)]
+    app.push(Menu(app, t("Tokens in the box"), items))
 
 
 def _with(box, overlay: dict):
