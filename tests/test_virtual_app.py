@@ -260,20 +260,23 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
         sim.close()
 
 
-def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budget(sim, monkeypatch):
+def test_on_the_box_the_node_budget_ends_the_thinking_and_the_clock_only_caps_it(sim, monkeypatch):
+    """The box thinks the move the tests and the benchmark think (the same budget, the
+    same seed), unless its clock reaches the cap first: then it stops there."""
     from firmware_app.flows.pingwiny import virtual
 
+    monkeypatch.setitem(rules.players.NODES, "strong", 400)
     start(sim, ["Virtual: Strong", "Plays at the table"])
     until_virtual(sim, Autopilot(sim, seed=2))
-    assert sim.app.think_clock is None  # headless: the node budget decides
+    assert sim.app.think_clock is None  # headless: the node budget alone
     counted = virtual.think(sim.app, "strong")
-    assert counted.nodes >= rules.players.NODES["strong"]
+    monkeypatch.setattr(sim.app, "think_clock", lambda: 0.0)  # a clock that never runs out
+    assert virtual.think(sim.app, "strong") == counted
     ticks = iter(range(10_000))
-    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks))
-    monkeypatch.setitem(virtual.THINKING_SECONDS, "strong", 200)
-    timed = virtual.think(sim.app, "strong")
-    assert timed.iterations == 199  # one tick to set the deadline, one per iteration
-    assert timed.nodes > 10 * rules.players.NODES["strong"]  # no count stopped it
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks))  # a second a look
+    capped = virtual.think(sim.app, "strong")
+    assert capped.iterations < counted.iterations
+    assert capped.iterations <= virtual.THINKING_CAP["strong"]
 
 
 def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypatch):

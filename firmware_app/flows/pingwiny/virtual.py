@@ -10,11 +10,13 @@ a screen of its own, each waiting for OK. Chance at the table stays the
 table's: when the real bag is drawn from, the humans enter the colours as
 for anyone. BACK on a step opens the turn's menu (undo, the table,
 corrections, or the move played by hand), so a virtual turn is undone like
-any other, and redo replays the journal. On the box a move thinks for its
-level's seconds by the clock, under a "Thinking…" screen; without a
-thinking clock (tests, the demo) it thinks for its node budget, and
-thinking again from the same position gives the same move (the seed comes
-from the game's seed and the number of actions played).
+any other, and redo replays the journal. A move thinks for its level's node
+budget (``rules.players.NODES``, the budget the benchmark measures), or less
+once its choice is settled, so thinking again from the same position gives
+the same move (the seed comes from the game's seed and the number of actions
+played). On the box it thinks under a "Thinking…" screen, and a clock caps
+it (``THINKING_CAP``) should the box be slower than its budget assumes;
+without a thinking clock (tests, the demo) the node budget alone bounds it.
 
 The hint is the normal level's move for the player to move, with a one-line
 reason in words.
@@ -28,14 +30,14 @@ from rules.actions import Action
 from rules.colours import COLOURS
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.options import LEVELS
-from rules.players import Choice, choose, decides, move_seed, table_actions
+from rules.players import NODES, Choice, choose, decides, move_seed, table_actions
 from rules.players.evaluation import covered
 
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
-# Seconds a move thinks on the box, where the clock bounds it (tests and the benchmark count
-# nodes instead). A Zero 2 W generates 700-1000 states a second, so these give each level
-# at least the node budget the benchmark measures, within the wait the issue allows.
-THINKING_SECONDS = {"easy": 1.0, "normal": 2.0, "strong": 6.0}
+# The most seconds a move thinks on the box: the node budget ends it well before on a
+# Zero 2 W (docs/virtual-players.md, "The box's budgets"); the cap is the longest a whole
+# turn may take there, so a slower or busy box still never keeps the table waiting longer.
+THINKING_CAP = {"normal": 3.0, "strong": 8.0}
 HINT_LEVEL = "normal"
 
 # ------------------------------------------------------------------ setup
@@ -104,9 +106,11 @@ def turn_or_virtual(app, turn_screen):
 
 class Thinking(Notice):
     """Shown while a virtual player thinks; the loop then runs ``work``, which puts the
-    result in its place. Presses meanwhile change nothing."""
+    result in its place. Presses and tags meanwhile change nothing, and the loop drops
+    those made during the search, so none acts on the step that follows."""
 
     slow = True
+    drops_presses = True
     part = "virtual"
 
     def __init__(self, app, title: str, result) -> None:
@@ -122,6 +126,9 @@ class Thinking(Notice):
     def button(self, name: str) -> None:
         pass
 
+    def card(self, card_id: str) -> None:
+        pass
+
 
 def virtual_title(app, level: str) -> str:
     """``Rico: Strong``: the player to move and the level that plays the seat."""
@@ -130,15 +137,16 @@ def virtual_title(app, level: str) -> str:
 
 
 def think(app, level: str) -> Choice:
-    """The level's move now, thought for its time on the box (``THINKING_SECONDS``), or
-    for its node budget where the app has no thinking clock (the same move every run)."""
+    """The level's move now, thought for its node budget or until settled; on the box
+    (a thinking clock) no longer than ``THINKING_CAP``. Easy does not search."""
     session = app.session
-    seed = move_seed(session.game.options.seed, len(session.states))
+    game, state = session.game, session.state
+    seed = move_seed(game.options.seed, len(session.states))
     clock = app.think_clock
-    if clock is None:
-        return choose(session.game, session.state, level, seed)
-    deadline = clock() + THINKING_SECONDS[level]
-    return choose(session.game, session.state, level, seed, deadline=deadline, clock=clock)
+    if clock is None or level not in NODES:
+        return choose(game, state, level, seed)
+    deadline = clock() + THINKING_CAP[level]
+    return choose(game, state, level, seed, NODES[level], deadline=deadline, clock=clock)
 
 
 class VirtualStep(Notice):
