@@ -13,15 +13,16 @@ Król Popiel has no virtual player: its engine does not model the tower's
 shape, which the rulebook does not print, so nothing could plan a move there.
 """
 
-import math
 import random
 
 from rules.pingwiny.options import LEVELS
+from rules.players.planner import plan
 from rules.players.search import Choice, greedy, search
 
 __all__ = ["LEVELS", "NODES", "Choice", "choose", "decides", "move_seed", "play", "table_actions"]
 
 BASELINE = "random"  # uniform among the legal actions: the benchmark's yardstick, never a seat
+PLANNER = "planner"  # a target-led heuristic (``planner``): the benchmark's other yardstick
 NODES = {"normal": 500, "strong": 2500}  # engine states per move
 # Phases in which the player to move chooses; every other phase is chance or the table.
 DECISIONS = {"family": ("visit",), "advanced": ("act", "gastro", "officer", "final")}
@@ -41,21 +42,23 @@ def choose(
 ) -> Choice:
     """The action of a ``level`` player now.
 
-    Without a ``deadline`` the level's node budget (or ``nodes``) bounds the
-    thinking: the same move for the same seed on any machine, which is what
-    tests and the benchmark need. With a ``deadline`` on the passed-in
-    ``clock`` and no ``nodes``, the clock alone does: on the box a move
-    thinks as long as its level may wait, however fast the machine.
+    The thinking ends when the choice is settled or the level's node budget
+    (or ``nodes``) is spent, whichever comes first: the same move for the same
+    seed on any machine. A ``deadline`` on the passed-in ``clock`` is a cap on
+    top, for a machine slower than the budgets were set for; ``Choice.stopped``
+    says which of the three ended it.
     """
     if level == BASELINE:
         actions = game.legal_actions(state)
         return Choice(random.Random(seed).choice(actions), 0, 0, 0.0)
+    if level == PLANNER:
+        return Choice(plan(game, state, seed), 0, 0, 0.0)
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
     if level == "easy":
         return greedy(game, state, seed)
     if nodes is None:
-        nodes = NODES[level] if deadline is None else math.inf
+        nodes = NODES[level]
     return search(game, state, seed, nodes, deadline, clock)
 
 

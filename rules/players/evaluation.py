@@ -152,13 +152,17 @@ def effort(game, s, seat, card: str) -> float:
 
     The actions: walk to each supply tile with a missing colour and take its
     tokens (two at a time), rummage for the colours only the bag gives (as
-    often as it takes on average), walk to Headquarters, buy.
+    often as it takes on average), walk to Headquarters, buy. Tokens that
+    any colour pays (the "any" symbols) are taken with the last supply
+    tile's, or from the nearest tile that has two. A grey printed on the card
+    and not held puts it out of reach: greys come only as the reward for a
+    card of seven tokens.
     """
     f = game.cards.figurants[card]
-    missing, greys = _short(f.cost, seat.tokens)
-    if greys:
+    if f.cost[GREY] > seat.tokens[GREY]:
         return 0.0
-    actions, here = 1.0, seat.square
+    missing, greys = _short(f.cost, seat.tokens)
+    actions, here, taken = 1.0, seat.square, None
     bag = sum(s.bag)
     for c in range(7):
         if not missing[c]:
@@ -167,11 +171,21 @@ def effort(game, s, seat, card: str) -> float:
         if tile is not None and s.board[c] >= missing[c]:
             there = s.layout.index(tile)
             actions += STEPS[here][there] + (missing[c] + 1) // 2
-            here = there
+            here, taken = there, (c, missing[c])
         elif s.bag[c]:
             actions += missing[c] * bag / s.bag[c]
         else:
             return 0.0
+    if greys:
+        if taken is not None and s.board[taken[0]] >= taken[1] + greys:
+            actions += (taken[1] + greys + 1) // 2 - (taken[1] + 1) // 2
+        else:
+            tiles = [s.layout.index(SUPPLY_TILES[c]) for c in SUPPLY_TILES if s.board[c] >= 2]
+            if not tiles:
+                return 0.0
+            there = min(tiles, key=lambda t: STEPS[here][t])
+            actions += STEPS[here][there] + (greys + 1) // 2
+            here = there
     actions += STEPS[here][HQ]
     return f.points * ACTION_DISCOUNT**actions
 

@@ -20,9 +20,11 @@ Zero 2 W manages, a single playout would take the move's whole budget. The
 turn's end is where the points of a plan are known (a figurant bought, the
 two tokens drawn or not), and ``benchmarks/players.py`` measures what this
 costs and wins. The budget is counted in engine states generated (nodes),
-so a seed and a node budget always give the same move; a clock, passed in
-with a deadline, stops the thinking when its time is up (on the box the
-deadline alone bounds it).
+so a seed and a node budget always give the same move. The thinking also
+ends as soon as the choice is settled: when the most visited action leads
+the next by more visits than the walks the budget has left (the states left
+over the fewest a walk has cost so far: walks grow longer as the tree
+deepens), nothing can overtake it. A clock, passed in with a deadline, is only a cap on top.
 """
 
 import math
@@ -43,6 +45,7 @@ class Choice(NamedTuple):
     iterations: int
     value: float  # the position's value after it, as the search saw it
     plan: tuple = ()  # the action and the rest of the turn the search expects to follow it
+    stopped: str = ""  # why the thinking ended: "settled", "budget", "clock" (or "" if none)
 
 
 class _Edge:
@@ -75,27 +78,48 @@ def greedy(game, state, seed: int) -> Choice:
 def search(
     game, state, seed: int, nodes: float, deadline: float | None = None, clock=None
 ) -> Choice:
-    """The action the turn search values best, within ``nodes`` states (and ``deadline``;
-    ``nodes`` may be ``math.inf`` when the deadline alone bounds it)."""
+    """The action the turn search values best.
+
+    The thinking ends at the first of: the choice is settled (``settled``),
+    ``nodes`` states are spent, or the passed-in ``clock`` reaches
+    ``deadline`` (a cap only: a settled choice or a spent budget end it
+    sooner, and then the same seed gives the same move on any machine).
+    """
     sim = app_random(game)
     me = state.current
     root_actions = sim.legal_actions(state)
     if len(root_actions) == 1:
-        return Choice(root_actions[0], 0, 0, 0.0, (root_actions[0],))
+        return Choice(root_actions[0], 0, 0, 0.0, (root_actions[0],), "settled")
     root: dict = {}
     memo: dict = {}
     spent = iterations = 0
+    cheapest = math.inf  # the fewest states a walk has cost
+    stopped = "budget"
     for sample_seed in seeds(seed):
-        if spent >= nodes or (deadline is not None and clock() >= deadline):
+        if spent >= nodes:
             break
-        spent += _iterate(sim, sample(state, sample_seed, game), me, root, memo)
-        iterations += 1
+        if deadline is not None and clock() >= deadline:
+            stopped = "clock"
+            break
+        if iterations and settled(root, (nodes - spent) / cheapest):
+            stopped = "settled"
+            break
+        cost = _iterate(sim, sample(state, sample_seed, game), me, root, memo)
+        spent, iterations, cheapest = spent + cost, iterations + 1, min(cheapest, max(1, cost))
     action, edge = _most_visited(root)
     plan = [action]
     while edge.child and (step := _most_visited(edge.child))[1].visits:
         action, edge = step
         plan.append(action)
-    return Choice(plan[0], spent, iterations, root[plan[0]].mean(), tuple(plan))
+    return Choice(plan[0], spent, iterations, root[plan[0]].mean(), tuple(plan), stopped)
+
+
+def settled(root: dict, walks_left: float) -> bool:
+    """Whether the most visited action stays so for ``walks_left`` more walks, whatever
+    they find: each walk adds one visit to one root action, so no other can reach its
+    count when it leads the next by more than that."""
+    visits = sorted((edge.visits for edge in root.values()), reverse=True)
+    return len(visits) < 2 or visits[0] - visits[1] > walks_left
 
 
 def _most_visited(node: dict) -> tuple:
