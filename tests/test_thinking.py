@@ -37,13 +37,17 @@ def brief_thinking(monkeypatch):
     monkeypatch.setitem(rules.players.NODES, "strong", 60)
 
 
-def virtual_game(sim, seats=(None, "normal")) -> None:
-    """A family game of the demo deck with ``seats`` (None: a person), on the panel."""
-    app = sim.app
-    options = Options(players=len(seats), seed=5, virtual=tuple(seats))
+def on_the_panel(app, variant="family", players=2, seed=5, virtual=None) -> None:
+    """A new game of the demo deck on the panel; ``virtual``: the level of each seat."""
+    options = Options(players=players, seed=seed, virtual=virtual)
     box = app.catalogue(demo=True)
-    app.session = Session.start(app.journal, options, box, now=0.0)
+    app.session = Session.start(app.journal, options, box, now=0.0, game=("pingwiny", variant))
     app.show_game()
+
+
+def virtual_game(sim, seats=(None, "normal")) -> None:
+    """A family game with ``seats`` (None: a person)."""
+    on_the_panel(sim.app, virtual=tuple(seats))
 
 
 def played(app) -> int:

@@ -228,18 +228,14 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
     """The step and hint lines for every legal action where a player chooses, including
     the moves that name no spot (``move hq``, which once broke the hint) and blockades."""
     from firmware_app.flows.pingwiny.virtual import describe, reason
-    from firmware_app.session import Session
-    from rules.pingwiny.options import Options
     from rules.players import decides
     from tests.test_plain_words import notation
+    from tests.test_thinking import on_the_panel
 
     sim = Headless(tmp_path, language=language, seed=3)
     try:
         app = sim.app
-        options = Options(players=3, seed=3)
-        box = app.catalogue(demo=True)
-        app.session = Session.start(app.journal, options, box, now=0.0, game=("pingwiny", variant))
-        app.show_game()
+        on_the_panel(app, variant, players=3, seed=3)
         pilot, said, verbs = Autopilot(sim, seed=3), 0, set()
         while pilot.step():
             session = app.session
