@@ -25,6 +25,8 @@ out this turn: the rest of the turn the search plans is followed up to the
 first draw from the bag, a deck or the die, whose outcome nobody knows yet.
 """
 
+import logging
+
 from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
@@ -34,10 +36,11 @@ from rules.colours import COLOURS
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.options import LEVELS
 from rules.pingwiny.payments import price
-from rules.players import NODES, Choice, choose, decides, move_seed, table_actions
+from rules.players import Choice, choose, decides, move_seed, table_actions
 from rules.players.evaluation import covered
 from rules.players.sampling import DECKS, app_random, sample
 
+LOG = logging.getLogger("tableside.virtual")
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
 # The most seconds a move thinks on the box: the node budget ends it well before on a
 # Zero 2 W (docs/virtual-players.md, "The box's budgets"); the cap is the longest a whole
@@ -148,10 +151,13 @@ def think(app, level: str) -> Choice:
     game, state = session.game, session.state
     seed = move_seed(game.options.seed, len(session.states))
     clock = app.think_clock
-    if clock is None or level not in NODES:
+    if clock is None or level not in THINKING_CAP:
         return choose(game, state, level, seed)
-    deadline = clock() + THINKING_CAP[level]
-    return choose(game, state, level, seed, deadline=deadline, clock=clock)
+    choice = choose(game, state, level, seed, deadline=clock() + THINKING_CAP[level], clock=clock)
+    if choice.stopped == "clock":  # the box is slower than its budget assumes
+        cap = THINKING_CAP[level]
+        LOG.warning("%s move capped at %.0f s after %d states", level, cap, choice.nodes)
+    return choice
 
 
 class VirtualStep(Notice):
