@@ -280,3 +280,13 @@ def test_the_terminal_draws_thinking_first_and_drops_the_keys_typed_meanwhile(
         assert isinstance(app.top, VirtualStep) and played(app) == before
     finally:
         typist.sim.close()
+
+
+def test_the_virtual_turns_benchmark_times_the_thinking_of_a_game_opening():
+    from tests.test_benchmarks_run import positive, run
+
+    result = run("virtual_turns.py", "--variant", "advanced", "--games", "1", "--presses", "40")
+    assert result["turns"] >= 1 and result["moves"] >= result["turns"]
+    for key in ("turn_wall_ms_p50", "turn_wall_ms_p95", "turn_cpu_ms_p95", "move_wall_ms_p95"):
+        assert positive(result[key]), key
+    assert result["turn_wall_ms_p50"] <= result["turn_wall_ms_p95"]
