@@ -96,9 +96,10 @@ def level_to_move(app) -> str | None:
 def turn_or_virtual(app, turn_screen):
     """The turn screen, or a virtual player's step when a virtual seat must choose.
 
-    On the box the step comes after a "Thinking…" screen, which the panel shows
-    while the search runs (no press needed); without a thinking clock (tests,
-    the demo) the move is thought at once, in a node budget's time.
+    On the box and in the simulator (a thinking clock) the step comes after a
+    "Thinking…" screen, which every runner draws before the search runs (no press
+    needed, and those made meanwhile are dropped); without a thinking clock
+    (tests, the demo) the move is thought at once, for its node budget.
     """
     level = level_to_move(app)
     if level is None:
