@@ -20,10 +20,16 @@ from rules.colours import ANY, BLACK, COLOURS, GREY, WHITE
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny.state import add
 
+_PRINTED = tuple(c for c in range(7) if c != GREY)  # colours a grey may stand in for
+
 
 def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
     """Every way to pay ``cost`` from ``hand``, as the payment's words (``()`` for
     the printed tokens exactly), each set of tokens handed over once."""
+    if not affordable(cost, hand):
+        return []
+    if hand[GREY] == cost[GREY] and not cost[ANY]:
+        return [()]  # no grey to spare, no "any" symbol: the printed tokens, the one way
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
     for jokers in _joker_choices(cost, hand):
         pay = _printed_pay(cost, jokers)
@@ -34,15 +40,27 @@ def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
     return list(found.values())
 
 
+def affordable(cost: tuple, hand: tuple) -> bool:
+    """Whether ``hand`` can pay ``cost`` at all: the spare greys cover the printed colours
+    the hand lacks, and enough tokens are left for the "any" symbols.
+
+    Many face-up cards cannot be paid at a given moment; this says so without listing
+    the ways to pay (listing legal actions asks it for every face-up card, every step).
+    """
+    spare = hand[GREY] - cost[GREY]
+    for c in _PRINTED:
+        if hand[c] < cost[c]:
+            spare -= cost[c] - hand[c]
+    # Once the printed colours are paid, the tokens left over pay the "any" symbols.
+    return spare >= 0 and (not cost[ANY] or sum(hand) >= sum(cost))
+
+
 def _joker_choices(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
-    """The colours greys may stand in for, leaving the "any" symbols aside."""
+    """The colours greys may stand in for, leaving the "any" symbols aside (for a hand
+    that is ``affordable``)."""
     spare_grey = hand[GREY] - cost[GREY]
-    if spare_grey < 0:
-        return []
     short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
     needed = sum(short)
-    if needed > spare_grey:
-        return []
     room = [cost[c] - short[c] if c != GREY else 0 for c in range(7)]
     base = tuple(c for c in range(7) for _ in range(short[c]))
     results = []
