@@ -41,10 +41,10 @@ class Timer:
         self._think = virtual.think
         virtual.think = self.think
 
-    def think(self, app, level: str):
+    def think(self, app, level: str, turn: bool = True):
         seat = app.session.state.current
         wall, cpu = time.perf_counter(), time.process_time()
-        choice = self._think(app, level)
+        choice = self._think(app, level, turn)
         wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
         self.moves.append(wall)
         self.capped += choice.stopped == "clock"

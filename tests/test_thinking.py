@@ -60,10 +60,10 @@ def slow_search(monkeypatch, during):
     seen = []
     real = virtual.think
 
-    def think(app, level):
+    def think(app, level, turn=True):
         seen.append(app.top)
         during()
-        return real(app, level)
+        return real(app, level, turn)
 
     monkeypatch.setattr(virtual, "think", think)
     return seen

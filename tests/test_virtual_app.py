@@ -285,9 +285,9 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     shown = []
     real_think = virtual.think
 
-    def think(app, level):
+    def think(app, level, turn=True):
         shown.append(" ".join(sim.screen.split()))  # the frame on the panel meanwhile
-        return real_think(app, level)
+        return real_think(app, level, turn)
 
     ticks = count()
     monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks) * 0.1)
@@ -300,3 +300,24 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     choose(sim, "Hint")
     assert shown[-1] == "[Hint] Thinking…"
     assert title(sim) == "[Hint]" and len(sim.app.top.lines) >= 2
+
+
+def test_on_the_box_a_whole_turn_thinks_no_longer_than_its_cap(sim, monkeypatch):
+    """The family turn's second visit may think only what the first left of the cap; the
+    next turn has the whole cap again, and so has a hint."""
+    from firmware_app.flows.pingwiny import virtual
+
+    monkeypatch.setitem(rules.players.NODES, "normal", 100_000)  # only the clock stops it
+    start(sim, ["Plays at the table", "Virtual: Normal"])
+    until_virtual(sim, Autopilot(sim, seed=2))
+    seconds = iter(range(100_000))
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(seconds))  # a second a look
+    monkeypatch.setitem(virtual.THINKING_CAP, "normal", 5)
+    first = virtual.think(sim.app, "normal")
+    assert first.stopped == "clock" and first.iterations == 5  # a look after each walk
+    assert virtual.think(sim.app, "normal", turn=False).iterations == 5  # a hint
+    sim.app.act(str(first.action))
+    session = sim.app.session
+    assert session.state.current == 1  # the family turn's second visit
+    second = virtual.think(sim.app, "normal")
+    assert second.stopped == "clock" and second.iterations == 1  # one walk at least

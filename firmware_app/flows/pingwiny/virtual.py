@@ -42,10 +42,11 @@ from rules.players.sampling import DECKS, app_random, sample
 
 LOG = logging.getLogger("tableside.virtual")
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
-# The most seconds a move thinks on the box: the node budget ends it well before on a
-# Zero 2 W (docs/virtual-players.md, "The box's budgets"); the cap is the longest a whole
-# turn may take there, so a slower or busy box still never keeps the table waiting longer.
+# The most seconds a virtual player's whole turn thinks on the box, the wait the table
+# allows: the node budget ends it sooner on a Zero 2 W but for the longest turns
+# (docs/virtual-players.md, "The box's budgets"), so a slow or busy box waits no longer.
 THINKING_CAP = {"normal": 3.0, "strong": 8.0}
+LEAST_THINKING = 0.2  # seconds a move may always think, however long its turn has thought
 HINT_LEVEL = "normal"
 
 # ------------------------------------------------------------------ setup
@@ -145,20 +146,39 @@ def virtual_title(app, level: str) -> str:
     return app.t("{who}: {level}", who=who, level=app.t(LEVEL_LABELS[level]))
 
 
-def think(app, level: str) -> Choice:
-    """The level's move now, thought for its node budget or until settled; on the box
-    (a thinking clock) no longer than ``THINKING_CAP``. Easy does not search."""
+def think(app, level: str, turn: bool = True) -> Choice:
+    """The level's move now, thought for its node budget or until settled. On the box
+    (a thinking clock) the moves of a virtual ``turn`` together think no longer than
+    ``THINKING_CAP`` (a hint, not a turn, caps its one move so). Easy does not search."""
     session = app.session
     game, state = session.game, session.state
     seed = move_seed(game.options.seed, len(session.states))
     clock = app.think_clock
     if clock is None or level not in THINKING_CAP:
         return choose(game, state, level, seed)
-    choice = choose(game, state, level, seed, deadline=clock() + THINKING_CAP[level], clock=clock)
+    before = thought(app) if turn else 0.0
+    started = clock()
+    deadline = started + max(THINKING_CAP[level] - before, LEAST_THINKING)
+    choice = choose(game, state, level, seed, deadline=deadline, clock=clock)
+    if turn:
+        seconds = before + clock() - started
+        app.turn_thought = (session.game_id, state.current, len(session.states), seconds)
     if choice.stopped == "clock":  # the box is slower than its budget assumes
-        cap = THINKING_CAP[level]
-        LOG.warning("%s move capped at %.0f s after %d states", level, cap, choice.nodes)
+        LOG.warning("%s move capped by the clock after %d states", level, choice.nodes)
     return choice
+
+
+def thought(app) -> float:
+    """The seconds the player to move has thought already in this turn: none unless it
+    thought last, in this game, and no other seat has been to move since (an undo of
+    that move starts the count afresh)."""
+    if app.turn_thought is None:
+        return 0.0
+    game_id, seat, played, seconds = app.turn_thought
+    session = app.session
+    if game_id != session.game_id or len(session.states) <= played:
+        return 0.0
+    return seconds if all(s.current == seat for s in session.states[played:]) else 0.0
 
 
 class VirtualStep(Notice):
@@ -287,7 +307,7 @@ def hint(app) -> None:
         return
 
     def shown() -> Notice:
-        choice = think(app, HINT_LEVEL)
+        choice = think(app, HINT_LEVEL, turn=False)
         lines = [to_do(app, choice.action, choice.plan), reason(app, choice.action, choice.plan)]
         return Notice(app, t("Hint"), lines)
 
