@@ -23,7 +23,7 @@ from tests.test_thinking import on_the_panel
 
 @pytest.fixture(autouse=True)
 def brief_thinking(monkeypatch):
-    monkeypatch.setitem(rules.players.NODES, "normal", 120)
+    monkeypatch.setitem(rules.players.NODES, "normal", 240)  # a turn: 120 a family move
 
 
 def hints(tmp_path, variant: str, language: str = "en", limit: int = 60):
@@ -149,3 +149,23 @@ def test_each_hint_is_a_move_and_one_sentence_of_why(tmp_path, language):
         why = virtual.reason(app, choice.action, choice.plan)
         assert what.endswith(".") and why.endswith(".")
         assert ". " not in why.rstrip("."), why  # one sentence
+
+
+def test_the_others_steps_in_a_plan_are_never_the_players(tmp_path):
+    """The family search plans the others' next turns too: the hint stops at the turn's end."""
+    checked = 0
+    for app, _ in hints(tmp_path, "family", limit=20):
+        game, state = app.session.game, app.session.state
+        me, steps = state.current, []
+        while state.current == me and len(steps) < 4:
+            supply = [a for a in game.legal_actions(state) if a[1] in ("chimp", "shop")]
+            if not supply:
+                break
+            steps.append(supply[0])
+            state, _ = game.apply(state, supply[0])
+        if state.current == me:
+            continue
+        plan = (*steps, game.legal_actions(state)[0])  # the next player's first action
+        assert virtual.sure_plan(app, plan)[0] == tuple(steps)
+        checked += 1
+    assert checked

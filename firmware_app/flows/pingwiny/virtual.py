@@ -376,8 +376,10 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
 def sure_plan(app, plan: tuple) -> tuple[tuple, tuple]:
     """The steps of ``plan`` the table can surely carry out this turn, and the hand after
     them. They are followed in a world sampled as the search samples them (the hidden deck
-    order and draws unread), up to and including the first step that draws from the bag,
-    a deck or the die: what follows depends on the draw. The hand is the one before it."""
+    order and draws unread), while the player is still to move, up to and including the
+    first step that draws from the bag, a deck or the die: what follows depends on the
+    draw. The hand is the one before it. (The family search plans the others' next turns
+    too: those steps are never this player's.)"""
     session = app.session
     game, state = session.game, session.state
     sim = app_random(game)
@@ -385,7 +387,7 @@ def sure_plan(app, plan: tuple) -> tuple[tuple, tuple]:
     me = state.current
     hand, steps = world.players[me].tokens, []
     for action in plan:
-        if action not in sim.legal_actions(world):
+        if world.current != me or action not in sim.legal_actions(world):
             break
         hidden = _hidden(world)
         world, _ = sim.apply(world, action)
