@@ -1,7 +1,9 @@
 """Strength and speed of the virtual players: seeded 2-player games on the demo deck.
 
-Each pairing (``strong-vs-random``, ``strong-vs-greedy``, ``normal-vs-greedy``;
-greedy is the easy level) plays ``--games`` games per variant (family and
+Each pairing (``strong-vs-random``, ``strong-vs-greedy``, ``normal-vs-greedy``,
+``normal-vs-planner``, ``strong-vs-planner``, ``easy-vs-planner``; greedy is the
+easy level, the planner a target-led heuristic of another kind,
+``rules.players.planner``) plays ``--games`` games per variant (family and
 advanced), seat 1 and seat 2 swapped every other game, the app as the bag,
 the deck and the die. A game's seed sets the deal and every sample seed of
 the players, so a run gives the same games again (the times differ).
@@ -22,17 +24,21 @@ object: the levels by seat, totals, tokens left, winners, seconds).
 
 ``--json`` prints one JSON object per line. Per pairing: ``variant``,
 ``pairing``, ``games``, ``win_rate`` (games won outright by the first-named
-level), ``shared_rate`` (games it shared), ``unfinished`` (games stopped after
-20 000 actions, left out of the rates), ``score`` and ``tokens_left`` (the
-average final total and tokens still held, by level), ``seconds`` (its games'
+level) and ``win_rate_95`` (its 95 % Wilson interval), ``shared_rate`` (games it
+shared), ``unfinished`` (games stopped after 20 000 actions, left out of the
+rates), ``score`` and ``tokens_left`` (the average final total and tokens still
+held, by level), ``seconds`` (its games'
 wall time, summed over the workers), ``jobs``. Then per level and variant:
-``level``, ``variant``, ``moves`` (decisions timed), ``move_ms_p50``,
-``move_ms_p95``, ``move_ms_max`` (wall clock: what a table waits, inflated
-when other work shares the cores), ``cpu_ms_p50``, ``cpu_ms_p95`` (the
-thinking process's own time: what a move costs, however busy the machine),
-``nodes_per_second`` (engine states the search generated per second of its CPU
-time; 0 for the levels that do not search). Every object also names ``python``
-and ``machine``.
+``level``, ``variant``, ``moves`` (decisions timed), ``turns``, ``move_ms_p50``,
+``move_ms_p95``, ``move_ms_max``, ``turn_ms_p95`` (wall clock, a move and a whole
+turn: what a table waits, inflated when other work shares the cores),
+``cpu_ms_p50``, ``cpu_ms_p95``, ``turn_cpu_ms_p95`` (the thinking process's own
+time: what a move or turn costs, however busy the machine), ``zero_turn_s_p95``
+(a turn's CPU time on a Zero 2 W, estimated: ``turn_cpu_ms_p95`` times
+``zero_factor``, the Zero's estimated time for ``reference_loop`` over the loop's
+median CPU time here, run once a game), ``nodes_per_second`` (engine states the
+search generated per second of its CPU time; 0 for the levels that do not
+search). Every object also names ``python`` and ``machine``.
 
     python benchmarks/players.py [--games N] [--variant family|advanced]
         [--pairing NAME] [--jobs N] [--seconds S] [--first K] [--progress] [--json]
@@ -40,6 +46,7 @@ and ``machine``.
 
 import argparse
 import json
+import math
 import signal
 import sys
 import time
@@ -157,7 +164,10 @@ class Timings:
         zero_factor = self.zero_factor()
         for (variant, level), ms in sorted(self.ms.items()):
             ms, cpu = sorted(ms), sorted(self.cpu_ms[variant, level])
-            turns, turn_cpu = sorted(self.turn_ms[variant, level]), sorted(self.turn_cpu_ms[variant, level])
+            turns, turn_cpu = (
+                sorted(self.turn_ms[variant, level]),
+                sorted(self.turn_cpu_ms[variant, level]),
+            )
             seconds = sum(cpu) / 1000
             rows.append(
                 {
@@ -250,12 +260,23 @@ class Tally:
             "games": self.played,
             "unfinished": self.unfinished,
             "win_rate": round(self.won / played, 3),
+            "win_rate_95": wilson(self.won, self.played),
             "shared_rate": round(self.shared / played, 3),
             "score": {level: round(self.score[level] / played, 2) for level in levels},
             "tokens_left": {level: round(self.tokens[level] / played, 2) for level in levels},
             "seconds": round(self.seconds, 1),
             "jobs": jobs,
         }
+
+
+def wilson(won: int, played: int, z: float = 1.96) -> list[float]:
+    """The 95 % Wilson score interval of a win rate of ``won`` in ``played`` games."""
+    if not played:
+        return [0.0, 1.0]
+    rate, spread = won / played, z * z / played
+    middle = (rate + spread / 2) / (1 + spread)
+    half = z * math.sqrt(rate * (1 - rate) / played + spread / (4 * played)) / (1 + spread)
+    return [round(middle - half, 3), round(middle + half, 3)]
 
 
 def run(

@@ -1,11 +1,12 @@
 """No peeking, held where it would pay: the real deck order decides the best move.
 
-A family player holds exactly the cost of demo-42 (5 points; demo deck, made up),
-with nothing buyable face up. The Zoo gate lays four new cards from the top of
-the deck. A player who knew the real order would go to the gate when demo-42 lies
-on top (and buy it with the second visit) and not when it lies at the bottom; a
-player who sees only what the table sees chooses the same either way. So this
-test fails as soon as the sampler lets the real order through.
+A family player's hand pays either demo-42 (5 points) or burt (3 points; the
+demo deck's made-up values), not both; burt lies face up, demo-42 in the deck.
+The Zoo gate lays four new cards from the top of the deck. A player who knew the
+real order would go to the gate when demo-42 lies on top (and buy it with the
+second visit), and buy burt when it lies at the bottom; a player who sees only
+what the table sees chooses the same either way. So this test fails as soon as
+the sampler lets the real order through (checked by making it keep the order).
 """
 
 import pytest

@@ -4,9 +4,8 @@ import sys
 
 import pytest
 
-from rules.players import NODES, choose
+from rules.players import budget, choose
 from rules.players.search import _Edge, settled
-
 from tests.test_players import positions
 
 thinking = sys.modules["rules.players.search"]  # the module: the package names its function
@@ -35,8 +34,8 @@ def test_a_settled_choice_is_the_one_the_whole_budget_gives(demo, variant, monke
     full = [choose(game, s, "normal", seed=i) for i, s in enumerate(states)]
     assert [c.action for c in early] == [c.action for c in full]
     assert all(c.stopped in ("settled", "budget") for c in early)
-    assert all(f.stopped == "budget" and f.nodes >= NODES["normal"] for f in full)
-    assert any(c.stopped == "settled" and c.nodes < NODES["normal"] for c in early)
+    assert all(f.stopped == "budget" and f.nodes >= budget(game, "normal") for f in full)
+    assert any(c.stopped == "settled" and c.nodes < budget(game, "normal") for c in early)
 
 
 def test_the_clock_only_caps_the_thinking(demo):
@@ -48,4 +47,4 @@ def test_the_clock_only_caps_the_thinking(demo):
     assert capped_far == alone
     ticks = iter(range(10**6))
     capped = choose(game, s, "strong", seed=2, deadline=2, clock=lambda: next(ticks))
-    assert (capped.stopped, capped.iterations) == ("clock", 2)
+    assert (capped.stopped, capped.iterations) == ("clock", 3)  # a walk, then ticks 0 and 1

@@ -30,6 +30,7 @@ MISSION_WEIGHT = 0.5
 CARDS_PER_TURN = 0.7  # figurants a turn takes from the deck, about, in both variants
 OFFICER_HITS_PER_TURN = 0.35  # Officer X markers a turn lays, about (advanced)
 MARKERS = 8
+STALL_SLACK = 2.0  # rounds a game may run behind its usual pace before tokens regain worth
 FAMILY_FETCH = 0.5  # a missing token on its supply tile counts half as held (family)
 ACTION_DISCOUNT = 0.85  # advanced: a card's worth kept per action still needed to buy it
 HQ = 4
@@ -51,15 +52,17 @@ def rounds_left(game, s) -> float:
 
 
 def overtime(game, s) -> float:
-    """Rounds played beyond what a whole game takes, about.
+    """Rounds the table has stood still, about: turns played beyond what the cards gone
+    from the deck account for, less ``STALL_SLACK`` rounds.
 
-    Tokens lose their worth as the deck runs low, so that a player empties
-    the hand; but if every player then avoids tokens, nobody can buy and the
-    deck stops running down. Past a game's usual length the tokens regain
-    their worth, which brings the buying, and the end, back.
+    Tokens lose their worth as the end nears (few cards left, or few Officer X
+    markers), so that a player empties the hand; but only a purchase brings
+    the end: if every player then avoids tokens, nobody can buy and the game
+    stands still. Once it has stood still a while the tokens regain their
+    worth, which brings the buying, and the end, back.
     """
-    usual = len(game.cards.deck) / CARDS_PER_TURN
-    return max(0.0, s.turns - usual) / game.n
+    gone = len(game.cards.deck) - s.deck_size - sum(1 for card in s.faceup if card)
+    return max(0.0, s.turns - gone / CARDS_PER_TURN - STALL_SLACK * game.n) / game.n
 
 
 def sheet_line(game, s, p: int):

@@ -27,6 +27,7 @@ evaluation's ``effort`` already counts the walks, takes and rummages.
 
 import math
 import random
+from itertools import islice
 
 from rules.colours import BLACK, WHITE
 from rules.players.evaluation import _short, effort, rounds_left, sheet_line
@@ -49,7 +50,7 @@ def plan(game, state, seed: int):
     if len(legal) == 1:
         return legal[0]
     target = _target(sim, state, me)
-    worlds = [sample(state, s, game) for s, _ in zip(seeds(seed), range(WORLDS))]
+    worlds = [sample(state, s, game) for s in islice(seeds(seed), WORLDS)]
     ties = random.Random(seed)
     best, best_value = legal[0], -math.inf
     for action in legal:

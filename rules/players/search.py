@@ -22,9 +22,8 @@ two tokens drawn or not), and ``benchmarks/players.py`` measures what this
 costs and wins. The budget is counted in engine states generated (nodes),
 so a seed and a node budget always give the same move. The thinking also
 ends as soon as the choice is settled: when the most visited action leads
-the next by more visits than the walks the budget has left (the states left
-over the fewest a walk has cost so far: walks grow longer as the tree
-deepens), nothing can overtake it. A clock, passed in with a deadline, is only a cap on top.
+the next by more visits than the walks the budget has left (at most the
+states left: a walk costs one at least), nothing can overtake it. A clock, passed in with a deadline, is only a cap on top.
 """
 
 import math
@@ -35,6 +34,9 @@ from rules.players.evaluation import outlook
 from rules.players.sampling import app_random, sample, seeds
 
 EXPLORATION = 1.0  # UCB's constant, in points: values are score differences
+# Turns of the others the walk goes on into after the player's own (family: all of them,
+# one round; advanced: none, its four actions are deep enough for the budget).
+OTHERS_TURNS = {"family": 1.0, "advanced": 0.0}
 
 
 class Choice(NamedTuple):
@@ -49,11 +51,12 @@ class Choice(NamedTuple):
 
 
 class _Edge:
-    __slots__ = ("prior", "visits", "total", "available", "child")
+    __slots__ = ("prior", "visits", "total", "available", "child", "mine")
 
-    def __init__(self, prior: float) -> None:
+    def __init__(self, prior: float, mine: bool = True) -> None:
         self.prior, self.visits, self.total, self.available = prior, 0, 0.0, 0
         self.child: dict | None = None
+        self.mine = mine  # the searching player's action, not another's
 
     def mean(self) -> float:
         return (self.prior + self.total) / (1 + self.visits)
@@ -92,23 +95,23 @@ def search(
         return Choice(root_actions[0], 0, 0, 0.0, (root_actions[0],), "settled")
     root: dict = {}
     memo: dict = {}
+    horizon = state.turns + 1 + round(OTHERS_TURNS[game.variant] * (game.n - 1))
     spent = iterations = 0
-    cheapest = math.inf  # the fewest states a walk has cost
     stopped = "budget"
     for sample_seed in seeds(seed):
         if spent >= nodes:
             break
-        if deadline is not None and clock() >= deadline:
+        if deadline is not None and iterations and clock() >= deadline:  # one walk at least
             stopped = "clock"
             break
-        if iterations and settled(root, (nodes - spent) / cheapest):
+        if iterations and settled(root, nodes - spent):  # a walk costs a state at least
             stopped = "settled"
             break
-        cost = _iterate(sim, sample(state, sample_seed, game), me, root, memo)
-        spent, iterations, cheapest = spent + cost, iterations + 1, min(cheapest, max(1, cost))
+        cost = _iterate(sim, sample(state, sample_seed, game), me, root, memo, horizon)
+        spent, iterations = spent + cost, iterations + 1
     action, edge = _most_visited(root)
     plan = [action]
-    while edge.child and (step := _most_visited(edge.child))[1].visits:
+    while edge.child and (step := _most_visited(edge.child))[1].visits and step[1].mine:
         action, edge = step
         plan.append(action)
     return Choice(plan[0], spent, iterations, root[plan[0]].mean(), tuple(plan), stopped)
@@ -127,22 +130,29 @@ def _most_visited(node: dict) -> tuple:
     return max(node.items(), key=lambda item: (item[1].visits, item[1].mean()))
 
 
-def _iterate(sim, s, me: int, node: dict, memo: dict) -> int:
-    """One walk down the tree in world ``s``; returns the states it generated."""
+def _iterate(sim, s, me: int, node: dict, memo: dict, horizon: int) -> int:
+    """One walk down the tree in world ``s``, until the game's turn count reaches
+    ``horizon`` (or, when it looks at no other turn, the player's turn ends); returns the
+    states it generated. Another player's choice is the one worst for ``me`` (values are
+    ``me``'s outlook), explored alike."""
     spent = 0
     path = []
+    alone = horizon == s.turns + 1
     while True:
-        if s.phase == "over" or s.current != me:
+        if s.phase == "over" or s.turns >= horizon or (alone and s.current != me):
             value = outlook(sim, s, me, memo)
             break
         legal = sim.legal_actions(s)
+        mine = s.current == me
+        sign = 1.0 if mine else -1.0
         if not node:
             value = -math.inf
             for action in legal:
                 after, _ = sim.apply(s, action)
                 prior = outlook(sim, after, me, memo)
-                node[action] = _Edge(prior)
-                value = max(value, prior)
+                node[action] = _Edge(prior, mine)
+                value = max(value, sign * prior)
+            value *= sign
             spent += len(legal)
             break
         log_total = math.log(1 + sum(node[a].visits for a in legal if a in node))
@@ -152,9 +162,9 @@ def _iterate(sim, s, me: int, node: dict, memo: dict) -> int:
             if edge is None:  # legal in this world only: valued when first seen
                 after, _ = sim.apply(s, action)
                 spent += 1
-                edge = node[action] = _Edge(outlook(sim, after, me, memo))
+                edge = node[action] = _Edge(outlook(sim, after, me, memo), mine)
             edge.available += 1
-            score = edge.mean() + EXPLORATION * math.sqrt(log_total / (1 + edge.visits))
+            score = sign * edge.mean() + EXPLORATION * math.sqrt(log_total / (1 + edge.visits))
             if score > best_score:
                 best, best_score = action, score
         edge = node[best]
