@@ -23,7 +23,8 @@ costs and wins. The budget is counted in engine states generated (nodes),
 so a seed and a node budget always give the same move. The thinking also
 ends as soon as the choice is settled: when the most visited action leads
 the next by more visits than the walks the budget has left (at most the
-states left: a walk costs one at least), nothing can overtake it. A clock, passed in with a deadline, is only a cap on top.
+states left: a walk costs one at least), nothing can overtake it. A clock,
+passed in with a deadline, is only a cap on top.
 """
 
 import math
