@@ -327,12 +327,17 @@ def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
     acts = []
     for given, count, lines in _EXCHANGES:
         if hand[given] >= count:
-            acts += [action for c, need, returned, action in lines if stock[c] + returned >= need]
+            for c, at_least, action in lines:
+                if stock[c] >= at_least:
+                    acts.append(action)
     return acts
 
 
+# The exchange table by what is given: (colour, how many, lines), each line (colour
+# received, how many must be there for it, its action); what the exchange gives back to
+# the bag counts towards what must be there (two white for a white needs none there).
 _EXCHANGES = tuple(
-    (given, count, [(c, n, back, Action("visit", "gastro", text)) for c, n, back, text in lines])
+    (given, count, [(c, n - back, Action("visit", "gastro", text)) for c, n, back, text in lines])
     for given, count, lines in exchange.by_give()
 )
 

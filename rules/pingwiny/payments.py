@@ -13,7 +13,7 @@ joker, so each way of paying has one notation. Discarded tokens go back where
 their colour goes.
 """
 
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 from rules.actions import colour_word
 from rules.colours import ANY, BLACK, COLOURS, GREY, WHITE
@@ -30,6 +30,9 @@ def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
         return []
     if hand[GREY] == cost[GREY] and not cost[ANY]:
         return [()]  # no grey to spare, no "any" symbol: the printed tokens, the one way
+    if not cost[ANY]:
+        # Each choice of what the greys stand in for hands over other tokens: none twice.
+        return [_words(jokers, ()) for jokers in _joker_choices(cost, hand)]
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
     for jokers in _joker_choices(cost, hand):
         pay = _printed_pay(cost, jokers)
@@ -57,18 +60,20 @@ def affordable(cost: tuple, hand: tuple) -> bool:
 
 def _joker_choices(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
     """The colours greys may stand in for, leaving the "any" symbols aside (for a hand
-    that is ``affordable``)."""
-    spare_grey = hand[GREY] - cost[GREY]
-    short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
-    needed = sum(short)
-    room = [cost[c] - short[c] if c != GREY else 0 for c in range(7)]
-    base = tuple(c for c in range(7) for _ in range(short[c]))
+    that is ``affordable``): every printed token the hand lacks, then as many of the
+    printed tokens it holds (``held``) as the greys left over can take the place of."""
+    lacking, held = [], []
+    for c in _PRINTED:
+        short = max(0, cost[c] - hand[c])
+        lacking += [c] * short
+        held += [c] * (cost[c] - short)
+    spare = hand[GREY] - cost[GREY] - len(lacking)
     results = []
-    for extra in range(spare_grey - needed + 1):
-        colours = [c for c in range(7) if room[c]]
-        for pick in combinations_with_replacement(colours, extra):
-            if all(pick.count(c) <= room[c] for c in set(pick)):
-                results.append(tuple(sorted(base + pick)))
+    for extra in range(min(spare, len(held)) + 1):
+        # ``held`` is sorted, so each choice comes sorted; a colour held twice gives the
+        # same choice twice, kept once, in the order first met.
+        for pick in dict.fromkeys(combinations(held, extra)):
+            results.append(tuple(sorted(lacking + list(pick))))
     return results
 
 
