@@ -179,11 +179,9 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def apply(self, state: AdvancedState, action: Action | str) -> tuple[AdvancedState, list[dict]]:
         """The state after ``action`` and its events; ``state`` itself never changes."""
         action, handler = dispatch(self._handlers, state.phase, action)
-        if action.verb not in ("reveal", "reveal-mission", "correct") and (
-            state.pending or state.pending_missions
-        ):
+        if (state.pending or state.pending_missions) and action.verb not in _WHILE_PENDING:
             raise IllegalAction("illegal.reveal_first")
-        if action.verb == "reveal-mission" and state.pending:
+        if state.pending and action.verb == "reveal-mission":
             raise IllegalAction("illegal.reveal_first")  # figurants are laid out first
         s = state.copy()
         events: list[dict] = []
@@ -352,3 +350,4 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
 
 _RUMMAGE = Action("rummage")
 _PASS = Action("pass")
+_WHILE_PENDING = ("reveal", "reveal-mission", "correct")  # verbs while a card is to be named

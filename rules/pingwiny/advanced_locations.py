@@ -262,7 +262,9 @@ class Locations:
         texts = []
         for given, count, lines in exchange.by_give_cached():
             if hand[given] - fresh[given] >= count:
-                texts += [text for c, need, returned, text in lines if stock[c] + returned >= need]
+                for c, at_least, text in lines:
+                    if stock[c] >= at_least:
+                        texts.append(text)
         return texts
 
     def _refill_mission(self, s: AdvancedState, slot: int, events: list[dict]) -> None:

@@ -333,11 +333,9 @@ def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
     return acts
 
 
-# The exchange table by what is given: (colour, how many, lines), each line (colour
-# received, how many must be there for it, its action); what the exchange gives back to
-# the bag counts towards what must be there (two white for a white needs none there).
+# ``exchange.by_give`` with each line's action.
 _EXCHANGES = tuple(
-    (given, count, [(c, n - back, Action("visit", "gastro", text)) for c, n, back, text in lines])
+    (given, count, [(c, least, Action("visit", "gastro", text)) for c, least, text in lines])
     for given, count, lines in exchange.by_give()
 )
 
