@@ -67,6 +67,9 @@ class App:
         self.journal = journal
         self.clock = clock
         self.think_clock = think_clock
+        # (game id, seat, actions played, seconds): a virtual turn's thinking so far, which
+        # ``flows/pingwiny/virtual.py`` caps on the box
+        self.turn_thought: tuple | None = None
         self.seed = seeds
         self.owner_catalogue = owner_catalogue
         self.has_colour_buttons = all(c in buttons for c in COLOUR_BUTTONS)

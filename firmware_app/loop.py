@@ -12,6 +12,12 @@ panel says the move was not saved, and the next input simply tries again,
 so play continues by itself once the fault is gone. Any other exception of an input,
 a slow screen's work, a background job or a drawing goes to the guard (``guard.py``),
 which says so on the panel and goes on from the screens before it.
+
+A slow screen (a virtual player thinking) does its work from the tick after the one that
+put it on the panel, so every runner, the terminal's too, has drawn it before the work
+holds up the loop. Where the screen ``drops_presses``, whatever was pressed or laid on the
+reader while the work ran is dropped at the next poll, never handed to the screen the work
+put in its place: the table could not see that screen when it pressed.
 """
 
 import logging
@@ -44,6 +50,8 @@ class Loop:
         self.stick = stick  # flows/shared/stick.py's StickWatch: a USB stick plugged in
         self.missing = missing  # the parts that do not work, for the status line
         self.frame = None
+        self.shown = None  # the top screen when the last tick ended: the one on the panel
+        self.busy = False  # a work that drops presses has just run: drop the next poll's inputs
         self.last_input = None
         self.asleep = False
         self.contrast = None
@@ -53,8 +61,12 @@ class Loop:
 
     def tick(self, now: float) -> bool:
         """Poll every input, update the app, show the picture; True if it was redrawn."""
+        shown = self.shown
         button_events = self.buttons.poll(now)
         tag_events = self.reader.poll(now)
+        if self.busy:  # all made while a virtual player thought
+            self._drop(len(button_events) + len(tag_events))
+            button_events, tag_events = [], []
         before = self.guard.mark()  # what a failing draw of this tick's inputs returns to
         if button_events or tag_events:
             self.last_input = now
@@ -90,8 +102,9 @@ class Loop:
                 self.display.contrast(contrast)
                 self.contrast = contrast
             self.display.show(self.frame.image)
-        if (slow := self.app.top).slow:  # shown above; now the thinking it stands for
+        if (slow := self.app.top).slow and slow is shown:  # on the panel since the last tick
             before = self._saved(lambda _: slow.work(), "work", leaving=slow)
+            self.busy = slow.drops_presses
             self.frame, redrawn = self.guard.draw(before), True
             if not self.asleep:
                 self.display.show(self.frame.image)
@@ -116,7 +129,16 @@ class Loop:
             self.frame, redrawn = self.guard.draw(before), True
         if self.notifier:
             self.notifier.watchdog()
+        self.shown = self.app.top
         return redrawn
+
+    def _drop(self, inputs: int) -> None:
+        """The first poll after a virtual player thought brings what was pressed meanwhile:
+        none of it acts, and a button still held stays silent until pressed again."""
+        self.busy = False
+        self.buttons.forget_held()
+        if inputs:
+            LOG.info("%d inputs made while the box was thinking: dropped", inputs)
 
     def _saved(self, handle, event, leaving=None):
         """Hand one event to the app; if its write is refused, undo its screen changes; any

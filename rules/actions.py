@@ -6,6 +6,8 @@ cost little to build (the engine lists thousands a second) and turn into the
 notation stored in game records and journals without any schema.
 """
 
+from functools import cache
+
 from rules.colours import INDEX
 from rules.errors import IllegalAction, MalformedAction
 
@@ -16,7 +18,7 @@ class Action(tuple):
     __slots__ = ()
 
     def __new__(cls, *words: str) -> "Action":
-        return super().__new__(cls, words)
+        return tuple.__new__(cls, words)
 
     @classmethod
     def parse(cls, notation: str) -> "Action":
@@ -37,6 +39,18 @@ class Action(tuple):
 
     def __repr__(self) -> str:
         return f"Action({str(self)!r})"
+
+
+@cache
+def listed(*words: str) -> Action:
+    """``Action(*words)``, made once and then shared.
+
+    Listing legal actions names the same few actions step after step (a step to a tile,
+    a block, an exchange, a card bought with a given payment); a shared one costs a
+    lookup instead of a new tuple. Only for words of the game's own vocabulary
+    (locations, cards, colours, counts), so the cache stays as small as that vocabulary.
+    """
+    return Action(*words)
 
 
 def arity(action: Action, n: int) -> None:

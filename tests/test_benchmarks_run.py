@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCHMARKS = Path(__file__).parent.parent / "benchmarks"
 
 
@@ -136,6 +138,16 @@ def test_players_prints_a_pairing_and_each_levels_move_times():
     assert {row["level"] for row in levels} == {"normal", "easy"}
     for row in levels:
         assert row["move_ms_p50"] <= row["move_ms_p95"]
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_engine_times_steps_and_a_search_s_expansions(variant):
+    result = run("engine.py", "--variant", variant, "--games", "2", "--players", "2")
+    assert result["games"] == 2 and result["steps"] > 100
+    for key in ("steps_per_second", "cpu_steps_per_second", "cpu_expand_states_per_second"):
+        assert positive(result[key]), key
+    # a state in ten expanded, each into all its legal actions: more states than steps out of ten
+    assert result["expanded_states"] > result["steps"] // 10
 
 
 def test_stats_times_each_statistics_screen_over_a_journal_of_games():

@@ -228,18 +228,14 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
     """The step and hint lines for every legal action where a player chooses, including
     the moves that name no spot (``move hq``, which once broke the hint) and blockades."""
     from firmware_app.flows.pingwiny.virtual import describe, reason
-    from firmware_app.session import Session
-    from rules.pingwiny.options import Options
     from rules.players import decides
     from tests.test_plain_words import notation
+    from tests.test_thinking import on_the_panel
 
     sim = Headless(tmp_path, language=language, seed=3)
     try:
         app = sim.app
-        options = Options(players=3, seed=3)
-        box = app.catalogue(demo=True)
-        app.session = Session.start(app.journal, options, box, now=0.0, game=("pingwiny", variant))
-        app.show_game()
+        on_the_panel(app, variant, players=3, seed=3)
         pilot, said, verbs = Autopilot(sim, seed=3), 0, set()
         while pilot.step():
             session = app.session
@@ -260,20 +256,23 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
         sim.close()
 
 
-def test_on_the_box_the_clock_bounds_the_thinking_and_without_one_the_node_budget(sim, monkeypatch):
+def test_on_the_box_the_node_budget_ends_the_thinking_and_the_clock_only_caps_it(sim, monkeypatch):
+    """The box thinks the move the tests and the benchmark think (the same budget, the
+    same seed), unless its clock reaches the cap first: then it stops there."""
     from firmware_app.flows.pingwiny import virtual
 
+    monkeypatch.setitem(rules.players.NODES, "strong", 400)
     start(sim, ["Virtual: strong", "Plays at the table"])
     until_virtual(sim, Autopilot(sim, seed=2))
-    assert sim.app.think_clock is None  # headless: the node budget decides
+    assert sim.app.think_clock is None  # headless: the node budget alone
     counted = virtual.think(sim.app, "strong")
-    assert counted.nodes >= rules.players.NODES["strong"]
+    monkeypatch.setattr(sim.app, "think_clock", lambda: 0.0)  # a clock that never runs out
+    assert virtual.think(sim.app, "strong") == counted
     ticks = iter(range(10_000))
-    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks))
-    monkeypatch.setitem(virtual.THINKING_SECONDS, "strong", 200)
-    timed = virtual.think(sim.app, "strong")
-    assert timed.iterations == 199  # one tick to set the deadline, one per iteration
-    assert timed.nodes > 10 * rules.players.NODES["strong"]  # no count stopped it
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks))  # a second a look
+    capped = virtual.think(sim.app, "strong")
+    assert capped.iterations < counted.iterations
+    assert capped.iterations <= virtual.THINKING_CAP["strong"]
 
 
 def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypatch):
@@ -286,9 +285,9 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     shown = []
     real_think = virtual.think
 
-    def think(app, level):
+    def think(app, level, turn=True):
         shown.append(" ".join(sim.screen.split()))  # the frame on the panel meanwhile
-        return real_think(app, level)
+        return real_think(app, level, turn)
 
     ticks = count()
     monkeypatch.setattr(sim.app, "think_clock", lambda: next(ticks) * 0.1)
@@ -301,3 +300,24 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     choose(sim, "Hint")
     assert shown[-1] == "[Hint] Thinking…"
     assert title(sim) == "[Hint]" and len(sim.app.top.lines) >= 2
+
+
+def test_on_the_box_a_whole_turn_thinks_no_longer_than_its_cap(sim, monkeypatch):
+    """The family turn's second visit may think only what the first left of the cap; the
+    next turn has the whole cap again, and so has a hint."""
+    from firmware_app.flows.pingwiny import virtual
+
+    monkeypatch.setitem(rules.players.NODES, "normal", 100_000)  # only the clock stops it
+    start(sim, ["Plays at the table", "Virtual: normal"])
+    until_virtual(sim, Autopilot(sim, seed=2))
+    seconds = iter(range(100_000))
+    monkeypatch.setattr(sim.app, "think_clock", lambda: next(seconds))  # a second a look
+    monkeypatch.setitem(virtual.THINKING_CAP, "normal", 5)
+    first = virtual.think(sim.app, "normal")
+    assert first.stopped == "clock" and first.iterations == 5  # a look after each walk
+    assert virtual.think(sim.app, "normal", turn=False).iterations == 5  # a hint
+    sim.app.act(str(first.action))
+    session = sim.app.session
+    assert session.state.current == 1  # the family turn's second visit
+    second = virtual.think(sim.app, "normal")
+    assert second.stopped == "clock" and second.iterations == 1  # one walk at least

@@ -12,7 +12,9 @@ key for a button it lacks does nothing.
 One input runs at a time: the next key is read only once the previous
 press has been released and the buttons' lock-out is over. Keys typed ahead
 wait in the terminal's buffer, so none is swallowed by the debounce and they
-act in the order typed.
+act in the order typed; but the keys typed while a virtual player thinks are
+dropped, as the box drops such presses (``loop.py``): the "Thinking…" screen is
+drawn first, and nothing typed under it acts on the step that follows.
 
 The panel is drawn in half blocks, its pixels square, on a terminal large
 enough for that, the legend and the screen's text (130x45 or 164x38); on a
@@ -262,14 +264,18 @@ class Simulator:
         close_journal(self.journal)
         self.log.detach()
 
-    def tick(self, now: float) -> None:
-        """One tick of the main loop; a typed tag leaves the reader when its time is up."""
+    def tick(self, now: float) -> bool:
+        """One tick of the main loop; a typed tag leaves the reader when its time is up.
+
+        True when a virtual player has just thought: the keys typed meanwhile, still in
+        the terminal's buffer, must be dropped (the loop drops the presses already made)."""
         self.now = now
         if self._tag_off_at is not None and now >= self._tag_off_at:
             self.reader.remove(now)
             self._tag_off_at = None
         self.loop.tick(now)
         self.status.update()
+        return self.loop.busy
 
     def ready(self, now: float) -> bool:
         """Whether the last input is over, so the next key may be read."""
@@ -400,7 +406,8 @@ def _play(screen: "curses.window", sim: Simulator) -> None:
     shown = None
     while True:
         now = time.monotonic()
-        sim.tick(now)
+        if sim.tick(now):
+            curses.flushinp()  # the keys typed while a virtual player thought
         rows, cols = screen.getmaxyx()
         picture = (sim.view(), cols, rows)
         if picture != shown:

@@ -29,6 +29,9 @@ class Screen:
     # A screen with slow work (a virtual player thinking) is put on the panel first; the
     # loop then calls ``work``, which replaces the screen with what the work found.
     slow = False
+    # Whether what is pressed while that work runs is dropped rather than handed to the
+    # screen the work puts in its place, which the table could not see when it pressed.
+    drops_presses = False
     # What the panel names when this screen fails: a key of firmware_app/guard.py's PARTS.
     part = "screen"
 

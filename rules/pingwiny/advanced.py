@@ -16,7 +16,7 @@ actions carry the results. Readings of unclear rules are in
 """
 
 from rules import rng
-from rules.actions import Action, arity, colour_word, dispatch
+from rules.actions import Action, arity, colour_word, dispatch, listed
 from rules.colours import COLOURS, GREY
 from rules.errors import IllegalAction, MalformedAction, SetupError
 from rules.pingwiny import board as geometry
@@ -148,10 +148,10 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
         for card in seat.figurants:
             effect = self.cards.figurants[card].effect
             if effects.is_action(effect):
-                acts += [Action("use", card, *w) for w in effects.options(self, s, p, card, effect)]
+                acts += [listed("use", card, *w) for w in effects.options(self, s, p, card, effect)]
         effect = self.cards.penguin_effects.get(seat.penguin)
         if not seat.penguin_used and effects.is_action(effect):
-            acts += [Action("penguin", *w) for w in effects.options(self, s, p, None, effect)]
+            acts += [listed("penguin", *w) for w in effects.options(self, s, p, None, effect)]
         return acts  # never empty: a Block (or a step) is always possible, see _do_pass
 
     def _legal_final(self, s: AdvancedState) -> list[Action]:
@@ -160,7 +160,7 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
         for card in s.players[p].figurants:
             effect = self.cards.figurants[card].effect
             if effects.is_action(effect):
-                acts += [Action("use", card, *w) for w in effects.options(self, s, p, card, effect)]
+                acts += [listed("use", card, *w) for w in effects.options(self, s, p, card, effect)]
         return acts + [_PASS]
 
     _phase_actions = {
@@ -179,11 +179,9 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
     def apply(self, state: AdvancedState, action: Action | str) -> tuple[AdvancedState, list[dict]]:
         """The state after ``action`` and its events; ``state`` itself never changes."""
         action, handler = dispatch(self._handlers, state.phase, action)
-        if action.verb not in ("reveal", "reveal-mission", "correct") and (
-            state.pending or state.pending_missions
-        ):
+        if (state.pending or state.pending_missions) and action.verb not in _WHILE_PENDING:
             raise IllegalAction("illegal.reveal_first")
-        if action.verb == "reveal-mission" and state.pending:
+        if state.pending and action.verb == "reveal-mission":
             raise IllegalAction("illegal.reveal_first")  # figurants are laid out first
         s = state.copy()
         events: list[dict] = []
@@ -352,3 +350,4 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
 
 _RUMMAGE = Action("rummage")
 _PASS = Action("pass")
+_WHILE_PENDING = ("reveal", "reveal-mission", "correct")  # verbs while a card is to be named

@@ -14,7 +14,7 @@ split keeps each file short enough to read on a phone.
 """
 
 from rules import rng
-from rules.actions import Action, arity
+from rules.actions import Action, arity, listed
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
@@ -36,19 +36,19 @@ class Locations:
         location = s.layout[seat.square]
         if location in SUPPLY:
             c = SUPPLY[location]
-            return [Action("take", str(n)) for n in (1, 2) if s.board[c] >= n]
+            return [listed("take", str(n)) for n in (1, 2) if s.board[c] >= n]
         if location == "otter":
-            return [Action("otter", s.layout[sq]) for sq in range(9) if sq != seat.square]
+            return [listed("otter", s.layout[sq]) for sq in range(9) if sq != seat.square]
         if location == "lemur":
             if len(seat.missions) >= self._mission_limit(seat):
                 return []
-            return [Action("lemur", m) for m in s.mission_row if m is not None and self._known(m)]
+            return [listed("lemur", m) for m in s.mission_row if m is not None and self._known(m)]
         if location == "gate":
             acts = []
             if any(s.faceup):
-                acts.append(Action("gate", "figurants"))
+                acts.append(listed("gate", "figurants"))
             if any(s.mission_row):
-                acts.append(Action("gate", "missions"))
+                acts.append(listed("gate", "missions"))
             return acts
         if location == "gastro":
             return [_GASTRO] if self._exchanges(s, p) else []
@@ -60,11 +60,11 @@ class Locations:
         for card in s.faceup:
             if card is not None and playable(self.cards.figurants[card]):
                 for words in payments(self.cards.figurants[card].cost, hand):
-                    acts.append(Action("hq", card, *words))
+                    acts.append(listed("hq", card, *words))
         return acts
 
     def _legal_gastro(self, s: AdvancedState) -> list[Action]:
-        acts = [Action("exchange", text) for text in self._exchanges(s, s.current)]
+        acts = [listed("exchange", text) for text in self._exchanges(s, s.current)]
         if s.exchanged:
             acts.append(_DONE)
         return acts
@@ -256,14 +256,14 @@ class Locations:
     def _exchanges(self, s: AdvancedState, p: int) -> list[str]:
         """Exchanges possible with tokens held from before this action."""
         hand, fresh = s.players[p].tokens, s.fresh
+        # Where each colour received comes from: white and black from the bag, the others
+        # from their supply. Worked out once, not once per line of the table.
+        stock = [s.bag[c] if c in (WHITE, BLACK) else s.board[c] for c in range(7)]
         texts = []
         for given, count, lines in exchange.by_give_cached():
             if hand[given] - fresh[given] >= count:
-                for c, need, returned, text in lines:
-                    if c in (WHITE, BLACK):
-                        if s.bag[c] + returned >= need:
-                            texts.append(text)
-                    elif s.board[c] >= need:
+                for c, at_least, text in lines:
+                    if stock[c] >= at_least:
                         texts.append(text)
         return texts
 

@@ -15,7 +15,7 @@ holds the turn sequence (``_expect``, ``_spend``), the bag draws, ``_here``
 and ``_square``; the split keeps each file short enough to read on a phone.
 """
 
-from rules.actions import Action, arity, colour_word
+from rules.actions import Action, arity, colour_word, listed
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced_state import AdvancedState, Seat
@@ -26,13 +26,14 @@ class Moves:
     """Steps, pushes, rummaging and the Otter of ``AdvancedGame``."""
 
     def _legal_moves(self, s: AdvancedState, p: int) -> list[Action]:
-        seat = s.players[p]
+        seat, left = s.players[p], s.actions_left
         acts = []
         for target in () if s.stay else geometry.ADJACENT[seat.square]:
-            cost = 1 + (self._blocker(s, p, seat.square, target) is not None)
-            if cost <= s.actions_left:
-                acts.append(Action("move", s.layout[target]))
-        return acts + [Action("block", spot) for spot in _block_spots(s, p)]
+            # A push costs two actions: with two left, any step can be paid, blocked or not.
+            cost = 1 if left >= 2 else 1 + (self._blocker(s, p, seat.square, target) is not None)
+            if cost <= left:
+                acts.append(listed("move", s.layout[target]))
+        return acts + [listed("block", spot) for spot in _block_spots(s, p)]
 
     def _do_move(self, s: AdvancedState, a: Action, events: list[dict]) -> None:
         self._expect(s, "act")
@@ -110,9 +111,9 @@ class Moves:
 def _block_spots(s: AdvancedState, p: int) -> list[str]:
     """Where a Block action can take the penguin on its tile: a free field, or the middle."""
     seat = s.players[p]
-    taken = {q.spot for i, q in enumerate(s.players) if i != p and q.square == seat.square}
-    free = [geometry.MIDDLE] + [e for e in geometry.INNER_EDGES[seat.square] if e not in taken]
-    return [spot for spot in free if spot != seat.spot]
+    taken = {q.spot for q in s.players if q.square == seat.square}  # its own field too
+    spots = [] if seat.spot == geometry.MIDDLE else [geometry.MIDDLE]
+    return spots + [edge for edge in geometry.INNER_EDGES[seat.square] if edge not in taken]
 
 
 def no_colours_named(a: Action) -> None:

@@ -15,7 +15,7 @@ split keeps each file short enough to read on a phone.
 """
 
 from rules import rng
-from rules.actions import Action, arity, colour_word
+from rules.actions import Action, arity, colour_word, listed
 from rules.colours import COLOURS
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import board as geometry
@@ -33,7 +33,7 @@ class OfficerX:
         return [Action("roll", str(n)) for n in range(1, 7)]
 
     def _legal_officer(self, s: AdvancedState) -> list[Action]:
-        return [Action("officer", s.layout[sq]) for sq in self._free_squares(s)]
+        return [listed("officer", s.layout[sq]) for sq in self._free_squares(s)]
 
     def _legal_lose(self, s: AdvancedState) -> list[Action]:
         hand = s.players[s.losers[0]].tokens

@@ -95,9 +95,22 @@ class AdvancedState(Snapshot):
     rng: int
 
     def copy(self) -> "AdvancedState":
+        """A shallow copy; every field is immutable, so this is a full copy.
+
+        Field by field, as the family state does: a loop of ``setattr`` over the slots
+        costs a fifth of a step. ``tests/test_state_copy.py`` checks no slot is left out.
+        """
         new = AdvancedState.__new__(AdvancedState)
-        for name in _FIELDS:
-            setattr(new, name, getattr(self, name))
+        new.players, new.layout, new.markers = self.players, self.layout, self.markers
+        new.bag, new.board, new.grey, new.box = self.bag, self.board, self.grey, self.box
+        new.deck, new.faceup = self.deck, self.faceup
+        new.mission_deck, new.mission_row = self.mission_deck, self.mission_row
+        new.current, new.first, new.phase = self.current, self.first, self.phase
+        new.actions_left, new.stay, new.fresh = self.actions_left, self.stay, self.fresh
+        new.exchanged, new.pending = self.exchanged, self.pending
+        new.pending_missions, new.officer = self.pending_missions, self.officer
+        new.losers, new.final_left = self.losers, self.final_left
+        new.last_round, new.turns, new.rng = self.last_round, self.turns, self.rng
         return new
 
     @property
@@ -124,9 +137,6 @@ class AdvancedState(Snapshot):
             setattr(state, name, counts_from_json(data[name]))
         state.rng = int(data["rng"], 16)
         return state
-
-
-_FIELDS = AdvancedState.__slots__
 
 
 def _lists(value):

@@ -58,15 +58,16 @@ def by_give_cached() -> tuple:
 def by_give() -> tuple:
     """The table grouped by what is given, for listing legal exchanges fast.
 
-    Each entry: (colour given, how many, [(colour received, how many, how
-    many of it the give returns to the bag, notation), ...]); every line of
-    the table gives tokens of one colour.
+    Each entry: (colour given, how many, [(colour received, how many of it must
+    be there to receive, notation), ...]); every line of the table gives tokens
+    of one colour. What the exchange gives back to the bag counts towards what
+    must be there: two white tokens for a white one need none there.
     """
     groups: dict[tuple[int, ...], list] = {}
     for give, get in LINES:
         c = get[0]
         returned = give.count(c) if c in FROM_BAG_ONLY else 0
-        groups.setdefault(give, []).append((c, len(get), returned, notation(give, get)))
+        groups.setdefault(give, []).append((c, len(get) - returned, notation(give, get)))
     return tuple((give[0], len(give), lines) for give, lines in groups.items())
 
 

@@ -11,11 +11,10 @@ Readings of unclear passages are in ``docs/rules-interpretations.md``; the
 tests named there hold them.
 """
 
-from functools import cache
 from itertools import combinations_with_replacement
 
 from rules import rng
-from rules.actions import Action, arity, colour_word, dispatch
+from rules.actions import Action, arity, colour_word, dispatch, listed
 from rules.colours import BLUE, COLOURS, GREEN, RED, YELLOW
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny import dealing, exchange
@@ -100,12 +99,14 @@ class FamilyGame:
                 acts.append(_OTTER)
             else:
                 acts += [Action("visit", "otter", COLOURS[c]) for c in range(7) if s.bag[c]]
-        acts += [_lemur(m) for m in s.missions]
+        acts += [listed("visit", "lemur", m) for m in s.missions]
         later = _legal_exchanges(s, hand)
+        figurants = self.cards.figurants
         for card in s.faceup:
-            if card is not None and self.cards.figurants[card].cost is not None:
-                cost = self.cards.figurants[card].cost
-                later += [_hq(card, words) for words in payments(cost, hand)]
+            cost = None if card is None else figurants[card].cost
+            if cost is not None:
+                for words in payments(cost, hand):
+                    later.append(listed("visit", "hq", card, *words))
         if any(s.faceup) or not (acts or later):
             acts.append(_GATE)
         return acts + later
@@ -319,20 +320,22 @@ class FamilyGame:
 
 def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
     """Exchanges the current player can make (what is given goes back first)."""
+    # Where each colour received comes from: white and black from the bag only, the others
+    # from their supply or else the bag. Worked out once, not once per line of the table.
+    bag, board = s.bag, s.board
+    stock = [bag[c] if c in exchange.FROM_BAG_ONLY else board[c] + bag[c] for c in range(7)]
     acts = []
     for given, count, lines in _EXCHANGES:
         if hand[given] >= count:
-            for c, need, returned, action in lines:
-                if c in exchange.FROM_BAG_ONLY:
-                    if s.bag[c] + returned >= need:
-                        acts.append(action)
-                elif s.board[c] + s.bag[c] >= need:
+            for c, at_least, action in lines:
+                if stock[c] >= at_least:
                     acts.append(action)
     return acts
 
 
+# ``exchange.by_give`` with each line's action.
 _EXCHANGES = tuple(
-    (given, count, [(c, n, back, Action("visit", "gastro", text)) for c, n, back, text in lines])
+    (given, count, [(c, least, Action("visit", "gastro", text)) for c, least, text in lines])
     for given, count, lines in exchange.by_give()
 )
 
@@ -340,13 +343,3 @@ _EXCHANGES = tuple(
 _SUPPLY_VISITS = tuple((c, Action("visit", loc)) for loc, c in SUPPLY.items())
 _OTTER = Action("visit", "otter")
 _GATE = Action("visit", "gate")
-
-
-@cache
-def _lemur(mission: str) -> Action:
-    return Action("visit", "lemur", mission)
-
-
-@cache
-def _hq(card: str, words: tuple[str, ...]) -> Action:
-    return Action("visit", "hq", card, *words)

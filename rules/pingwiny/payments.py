@@ -13,17 +13,26 @@ joker, so each way of paying has one notation. Discarded tokens go back where
 their colour goes.
 """
 
-from itertools import combinations_with_replacement
+from itertools import combinations, combinations_with_replacement
 
 from rules.actions import colour_word
 from rules.colours import ANY, BLACK, COLOURS, GREY, WHITE
 from rules.errors import IllegalAction, MalformedAction
 from rules.pingwiny.state import add
 
+_PRINTED = tuple(c for c in range(7) if c != GREY)  # colours a grey may stand in for
+
 
 def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
     """Every way to pay ``cost`` from ``hand``, as the payment's words (``()`` for
     the printed tokens exactly), each set of tokens handed over once."""
+    if not affordable(cost, hand):
+        return []
+    if hand[GREY] == cost[GREY] and not cost[ANY]:
+        return [()]  # no grey to spare, no "any" symbol: the printed tokens, the one way
+    if not cost[ANY]:
+        # Each choice of what the greys stand in for hands over other tokens: none twice.
+        return [_words(jokers, ()) for jokers in _joker_choices(cost, hand)]
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
     for jokers in _joker_choices(cost, hand):
         pay = _printed_pay(cost, jokers)
@@ -34,23 +43,37 @@ def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
     return list(found.values())
 
 
+def affordable(cost: tuple, hand: tuple) -> bool:
+    """Whether ``hand`` can pay ``cost`` at all: the spare greys cover the printed colours
+    the hand lacks, and enough tokens are left for the "any" symbols.
+
+    Many face-up cards cannot be paid at a given moment; this says so without listing
+    the ways to pay (listing legal actions asks it for every face-up card, every step).
+    """
+    spare = hand[GREY] - cost[GREY]
+    for c in _PRINTED:
+        if hand[c] < cost[c]:
+            spare -= cost[c] - hand[c]
+    # Once the printed colours are paid, the tokens left over pay the "any" symbols.
+    return spare >= 0 and (not cost[ANY] or sum(hand) >= sum(cost))
+
+
 def _joker_choices(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
-    """The colours greys may stand in for, leaving the "any" symbols aside."""
-    spare_grey = hand[GREY] - cost[GREY]
-    if spare_grey < 0:
-        return []
-    short = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
-    needed = sum(short)
-    if needed > spare_grey:
-        return []
-    room = [cost[c] - short[c] if c != GREY else 0 for c in range(7)]
-    base = tuple(c for c in range(7) for _ in range(short[c]))
+    """The colours greys may stand in for, leaving the "any" symbols aside (for a hand
+    that is ``affordable``): every printed token the hand lacks, then as many of the
+    printed tokens it holds (``held``) as the greys left over can take the place of."""
+    lacking, held = [], []
+    for c in _PRINTED:
+        short = max(0, cost[c] - hand[c])
+        lacking += [c] * short
+        held += [c] * (cost[c] - short)
+    spare = hand[GREY] - cost[GREY] - len(lacking)
     results = []
-    for extra in range(spare_grey - needed + 1):
-        colours = [c for c in range(7) if room[c]]
-        for pick in combinations_with_replacement(colours, extra):
-            if all(pick.count(c) <= room[c] for c in set(pick)):
-                results.append(tuple(sorted(base + pick)))
+    for extra in range(min(spare, len(held)) + 1):
+        # ``held`` is sorted, so each choice comes sorted; a colour held twice gives the
+        # same choice twice, kept once, in the order first met.
+        for pick in dict.fromkeys(combinations(held, extra)):
+            results.append(tuple(sorted(lacking + list(pick))))
     return results
 
 

@@ -160,7 +160,15 @@ def add(counts: tuple[int, ...], colour: int, n: int = 1) -> tuple[int, ...]:
 
 
 def set_player(s: State, p: int, **changes) -> None:
-    """Replace fields of player ``p`` on a working copy of the state."""
+    """Replace fields of player ``p`` on a working copy of the state.
+
+    Nearly every step changes a seat, so this spells out what ``_replace`` does, without
+    its general machinery (which costs as much as the rest of a small step).
+    """
+    seat = s.players[p]
+    values = list(seat)
+    for name, value in changes.items():
+        values[seat._fields.index(name)] = value
     players = list(s.players)
-    players[p] = players[p]._replace(**changes)
+    players[p] = seat._make(values)
     s.players = tuple(players)

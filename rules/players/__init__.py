@@ -13,17 +13,33 @@ Król Popiel has no virtual player: its engine does not model the tower's
 shape, which the rulebook does not print, so nothing could plan a move there.
 """
 
-import math
 import random
 
 from rules.pingwiny.options import LEVELS
+from rules.players.planner import plan
 from rules.players.search import Choice, greedy, search
 
-__all__ = ["LEVELS", "NODES", "Choice", "choose", "decides", "move_seed", "play", "table_actions"]
+__all__ = [
+    "LEVELS",
+    "NODES",
+    "Choice",
+    "budget",
+    "choose",
+    "decides",
+    "move_seed",
+    "play",
+    "table_actions",
+]
 
 BASELINE = "random"  # uniform among the legal actions: the benchmark's yardstick, never a seat
-NODES = {"normal": 500, "strong": 2500}  # engine states per move
-# Phases in which the player to move chooses; every other phase is chance or the table.
+PLANNER = "planner"  # a target-led heuristic (``planner``): the benchmark's other yardstick
+# Engine states a level may spend on a whole turn (docs/virtual-players.md, "Budgets"):
+# a Zero 2 W's estimated speed times the seconds a turn may take there, less a margin.
+NODES = {"normal": 1000, "strong": 2800}
+# The share of the turn's budget one move gets: a quarter of it in the advanced variant
+# (four actions); more than a third in the family one, whose two visits would take half
+# each, but whose walks go on into the others' turn and cost more time a state.
+MOVE_SHARE = {"family": 0.36, "advanced": 0.25}
 DECISIONS = {"family": ("visit",), "advanced": ("act", "gastro", "officer", "final")}
 
 
@@ -41,22 +57,29 @@ def choose(
 ) -> Choice:
     """The action of a ``level`` player now.
 
-    Without a ``deadline`` the level's node budget (or ``nodes``) bounds the
-    thinking: the same move for the same seed on any machine, which is what
-    tests and the benchmark need. With a ``deadline`` on the passed-in
-    ``clock`` and no ``nodes``, the clock alone does: on the box a move
-    thinks as long as its level may wait, however fast the machine.
+    The thinking ends when the choice is settled or the move's node budget
+    (``budget``, or ``nodes``) is spent, whichever comes first: the same move for the same
+    seed on any machine. A ``deadline`` on the passed-in ``clock`` is a cap on
+    top, for a machine slower than the budgets were set for; ``Choice.stopped``
+    says which of the three ended it.
     """
     if level == BASELINE:
         actions = game.legal_actions(state)
         return Choice(random.Random(seed).choice(actions), 0, 0, 0.0)
+    if level == PLANNER:
+        return Choice(plan(game, state, seed), 0, 0, 0.0)
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}")
     if level == "easy":
         return greedy(game, state, seed)
     if nodes is None:
-        nodes = NODES[level] if deadline is None else math.inf
+        nodes = budget(game, level)
     return search(game, state, seed, nodes, deadline, clock)
+
+
+def budget(game, level: str) -> int:
+    """The states one move of ``level`` may spend: its share of the turn's ``NODES``."""
+    return round(NODES[level] * MOVE_SHARE[game.variant])
 
 
 def table_actions(game, state, action) -> list:

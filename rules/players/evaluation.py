@@ -30,6 +30,7 @@ MISSION_WEIGHT = 0.5
 CARDS_PER_TURN = 0.7  # figurants a turn takes from the deck, about, in both variants
 OFFICER_HITS_PER_TURN = 0.35  # Officer X markers a turn lays, about (advanced)
 MARKERS = 8
+STALL_SLACK = 2.0  # rounds a game may run behind its usual pace before tokens regain worth
 FAMILY_FETCH = 0.5  # a missing token on its supply tile counts half as held (family)
 ACTION_DISCOUNT = 0.85  # advanced: a card's worth kept per action still needed to buy it
 HQ = 4
@@ -51,15 +52,17 @@ def rounds_left(game, s) -> float:
 
 
 def overtime(game, s) -> float:
-    """Rounds played beyond what a whole game takes, about.
+    """Rounds the table has stood still, about: turns played beyond what the cards gone
+    from the deck account for, less ``STALL_SLACK`` rounds.
 
-    Tokens lose their worth as the deck runs low, so that a player empties
-    the hand; but if every player then avoids tokens, nobody can buy and the
-    deck stops running down. Past a game's usual length the tokens regain
-    their worth, which brings the buying, and the end, back.
+    Tokens lose their worth as the end nears (few cards left, or few Officer X
+    markers), so that a player empties the hand; but only a purchase brings
+    the end: if every player then avoids tokens, nobody can buy and the game
+    stands still. Once it has stood still a while the tokens regain their
+    worth, which brings the buying, and the end, back.
     """
-    usual = len(game.cards.deck) / CARDS_PER_TURN
-    return max(0.0, s.turns - usual) / game.n
+    gone = len(game.cards.deck) - s.deck_size - sum(1 for card in s.faceup if card)
+    return max(0.0, s.turns - gone / CARDS_PER_TURN - STALL_SLACK * game.n) / game.n
 
 
 def sheet_line(game, s, p: int):
@@ -152,13 +155,17 @@ def effort(game, s, seat, card: str) -> float:
 
     The actions: walk to each supply tile with a missing colour and take its
     tokens (two at a time), rummage for the colours only the bag gives (as
-    often as it takes on average), walk to Headquarters, buy.
+    often as it takes on average), walk to Headquarters, buy. Tokens that
+    any colour pays (the "any" symbols) are taken with the last supply
+    tile's, or from the nearest tile that has two. A grey printed on the card
+    and not held puts it out of reach: greys come only as the reward for a
+    card of seven tokens.
     """
     f = game.cards.figurants[card]
-    missing, greys = _short(f.cost, seat.tokens)
-    if greys:
+    if f.cost[GREY] > seat.tokens[GREY]:
         return 0.0
-    actions, here = 1.0, seat.square
+    missing, greys = _short(f.cost, seat.tokens)
+    actions, here, taken = 1.0, seat.square, None
     bag = sum(s.bag)
     for c in range(7):
         if not missing[c]:
@@ -167,11 +174,21 @@ def effort(game, s, seat, card: str) -> float:
         if tile is not None and s.board[c] >= missing[c]:
             there = s.layout.index(tile)
             actions += STEPS[here][there] + (missing[c] + 1) // 2
-            here = there
+            here, taken = there, (c, missing[c])
         elif s.bag[c]:
             actions += missing[c] * bag / s.bag[c]
         else:
             return 0.0
+    if greys:
+        if taken is not None and s.board[taken[0]] >= taken[1] + greys:
+            actions += (taken[1] + greys + 1) // 2 - (taken[1] + 1) // 2
+        else:
+            tiles = [s.layout.index(SUPPLY_TILES[c]) for c in SUPPLY_TILES if s.board[c] >= 2]
+            if not tiles:
+                return 0.0
+            there = min(tiles, key=lambda t: STEPS[here][t])
+            actions += STEPS[here][there] + (greys + 1) // 2
+            here = there
     actions += STEPS[here][HQ]
     return f.points * ACTION_DISCOUNT**actions
 

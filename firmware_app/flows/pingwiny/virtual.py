@@ -10,15 +10,22 @@ a screen of its own, each waiting for OK. Chance at the table stays the
 table's: when the real bag is drawn from, the humans enter the colours as
 for anyone. BACK on a step opens the turn's menu (undo, the table,
 corrections, or the move played by hand), so a virtual turn is undone like
-any other, and redo replays the journal. On the box a move thinks for its
-level's seconds by the clock, under a "Thinking…" screen; without a
-thinking clock (tests, the demo) it thinks for its node budget, and
-thinking again from the same position gives the same move (the seed comes
-from the game's seed and the number of actions played).
+any other, and redo replays the journal. A move thinks for its level's node
+budget (``rules.players.NODES``, the budget the benchmark measures), or less
+once its choice is settled, so thinking again from the same position gives
+the same move (the seed comes from the game's seed and the number of actions
+played). On the box it thinks under a "Thinking…" screen, and a clock caps
+it (``THINKING_CAP``) should the box be slower than its budget assumes;
+without a thinking clock (tests, the demo) the node budget alone bounds it.
 
-The hint is the normal level's move for the player to move, with a one-line
-reason in words.
+The hint is the normal level's move for the player to move, with what it
+asks of the table (the colours of an exchange, the card and how it is paid)
+and one sentence of why. It promises only what the table can surely carry
+out this turn: the rest of the turn the search plans is followed up to the
+first draw from the bag, a deck or the die, whose outcome nobody knows yet.
 """
+
+import logging
 
 from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES
 from firmware_app.flows.shared.seats import player_label
@@ -28,14 +35,18 @@ from rules.actions import Action
 from rules.colours import COLOURS
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.options import LEVELS
+from rules.pingwiny.payments import price
 from rules.players import Choice, choose, decides, move_seed, table_actions
 from rules.players.evaluation import covered
+from rules.players.sampling import DECKS, app_random, sample
 
+LOG = logging.getLogger("tableside.virtual")
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
-# Seconds a move thinks on the box, where the clock bounds it (tests and the benchmark count
-# nodes instead). A Zero 2 W generates 700-1000 states a second, so these give each level
-# at least the node budget the benchmark measures, within the wait the issue allows.
-THINKING_SECONDS = {"easy": 1.0, "normal": 2.0, "strong": 6.0}
+# The most seconds a virtual player's whole turn thinks on the box, the wait the table
+# allows: the node budget ends it sooner on a Zero 2 W but for the longest turns
+# (docs/virtual-players.md, "The box's budgets"), so a slow or busy box waits no longer.
+THINKING_CAP = {"normal": 3.0, "strong": 8.0}
+LEAST_THINKING = 0.2  # seconds a move may always think, however long its turn has thought
 HINT_LEVEL = "normal"
 
 # ------------------------------------------------------------------ setup
@@ -89,9 +100,10 @@ def level_to_move(app) -> str | None:
 def turn_or_virtual(app, turn_screen):
     """The turn screen, or a virtual player's step when a virtual seat must choose.
 
-    On the box the step comes after a "Thinking…" screen, which the panel shows
-    while the search runs (no press needed); without a thinking clock (tests,
-    the demo) the move is thought at once, in a node budget's time.
+    On the box and in the simulator (a thinking clock) the step comes after a
+    "Thinking…" screen, which every runner draws before the search runs (no press
+    needed, and those made meanwhile are dropped); without a thinking clock
+    (tests, the demo) the move is thought at once, for its node budget.
     """
     level = level_to_move(app)
     if level is None:
@@ -107,9 +119,11 @@ def turn_or_virtual(app, turn_screen):
 
 class Thinking(Notice):
     """Shown while a virtual player thinks; the loop then runs ``work``, which puts the
-    result in its place. Presses meanwhile change nothing."""
+    result in its place. Presses and tags meanwhile change nothing, and the loop drops
+    those made during the search, so none acts on the step that follows."""
 
     slow = True
+    drops_presses = True
     part = "virtual"
 
     def __init__(self, app, title: str, result) -> None:
@@ -125,6 +139,9 @@ class Thinking(Notice):
     def button(self, name: str) -> None:
         pass
 
+    def card(self, card_id: str) -> None:
+        pass
+
 
 def virtual_title(app, level: str) -> str:
     """``Rico: Strong``: the player to move and the level that plays the seat."""
@@ -132,16 +149,39 @@ def virtual_title(app, level: str) -> str:
     return app.t("{who}: {level}", who=who, level=app.t(LEVEL_LABELS[level]))
 
 
-def think(app, level: str) -> Choice:
-    """The level's move now, thought for its time on the box (``THINKING_SECONDS``), or
-    for its node budget where the app has no thinking clock (the same move every run)."""
+def think(app, level: str, turn: bool = True) -> Choice:
+    """The level's move now, thought for its node budget or until settled. On the box
+    (a thinking clock) the moves of a virtual ``turn`` together think no longer than
+    ``THINKING_CAP`` (a hint, not a turn, caps its one move so). Easy does not search."""
     session = app.session
-    seed = move_seed(session.game.options.seed, len(session.states))
+    game, state = session.game, session.state
+    seed = move_seed(game.options.seed, len(session.states))
     clock = app.think_clock
-    if clock is None:
-        return choose(session.game, session.state, level, seed)
-    deadline = clock() + THINKING_SECONDS[level]
-    return choose(session.game, session.state, level, seed, deadline=deadline, clock=clock)
+    if clock is None or level not in THINKING_CAP:
+        return choose(game, state, level, seed)
+    before = thought(app) if turn else 0.0
+    started = clock()
+    deadline = started + max(THINKING_CAP[level] - before, LEAST_THINKING)
+    choice = choose(game, state, level, seed, deadline=deadline, clock=clock)
+    if turn:
+        seconds = before + clock() - started
+        app.turn_thought = (session.game_id, state.current, len(session.states), seconds)
+    if choice.stopped == "clock":  # the box is slower than its budget assumes
+        LOG.warning("%s move capped by the clock after %d states", level, choice.nodes)
+    return choice
+
+
+def thought(app) -> float:
+    """The seconds the player to move has thought already in this turn: none unless it
+    thought last, in this game, and no other seat has been to move since (an undo of
+    that move starts the count afresh)."""
+    if app.turn_thought is None:
+        return 0.0
+    game_id, seat, played, seconds = app.turn_thought
+    session = app.session
+    if game_id != session.game_id or len(session.states) <= played:
+        return 0.0
+    return seconds if all(s.current == seat for s in session.states[played:]) else 0.0
 
 
 class VirtualStep(Notice):
@@ -241,7 +281,13 @@ def describe(app, action: Action) -> str:
     if verb == "done":
         return t("{who}: no more exchanges.", who=who)
     if verb == "hq":
-        return t("{who} buys {card}.", who=who, card=cards.figurants[words[0]].name)
+        card = cards.figurants[words[0]]
+        if not known(card):
+            return t("{who} buys {card}.", who=who, card=card.name)
+        hand = s.players[s.current].tokens
+        paid = price(words[0], card.cost, tuple(words[1:]), hand)
+        tokens = counted(t, [COLOURS[c] for c, n in enumerate(paid) for _ in range(n)])
+        return t("{who} buys {card}, paying {tokens}.", who=who, card=card.name, tokens=tokens)
     if verb == "officer":
         return t("{who}: Officer X marker on the {place}.", who=who, place=t.name(words[0]))
     if verb == "use":
@@ -257,29 +303,44 @@ def describe(app, action: Action) -> str:
 
 
 def hint(app) -> None:
-    """The normal level's move for the player to move, and why, in one line."""
+    """The normal level's move for the player to move, what it asks, and why in a line."""
     t, session = app.t, app.session
     if decides(session.game, session.state) is None:
         app.notice(t("Hint"), [t("Nothing to choose now.")])
         return
 
     def shown() -> Notice:
-        choice = think(app, HINT_LEVEL)
-        lines = [describe(app, choice.action), reason(app, choice.action, choice.plan)]
+        choice = think(app, HINT_LEVEL, turn=False)
+        lines = [to_do(app, choice.action, choice.plan), reason(app, choice.action, choice.plan)]
         return Notice(app, t("Hint"), lines)
 
     app.push(shown() if app.think_clock is None else Thinking(app, t("Hint"), shown))
 
 
+def to_do(app, action: Action, plan: tuple = ()) -> str:
+    """The move in words; a move to the Gastro zone with the exchanges the turn makes there."""
+    t = app.t
+    if action.verb != "gastro":
+        return describe(app, action)
+    steps, _ = sure_plan(app, plan or (action,))
+    exchanges = [words[0] for verb, words in map(_words, steps[1:]) if verb == "exchange"]
+    if not exchanges:
+        return describe(app, action)
+    return t(
+        "{who}: exchange at the {place}: {exchanges}.",
+        who=player_label(app, app.session.state.current),
+        place=t.name("gastro"),
+        exchanges="; ".join(exchange_label(t, e) for e in exchanges),
+    )
+
+
 def reason(app, action: Action, plan: tuple = ()) -> str:
-    """Why the move is good, in words: the card it buys, the card its tokens are for, or
-    what the rest of the turn's ``plan`` (as the search expects it) buys or takes."""
+    """Why the move is good, in one sentence: the card it buys, the card the rest of the
+    turn surely buys, the card its tokens bring nearer, or what a draw from the bag may
+    give; ``plan`` is the move and the rest of the turn as the search expects it."""
     t, game, s = app.t, app.session.game, app.session.state
     cards = game.cards
     verb, words = _words(action)
-    if verb == "hq" and known(cards.figurants[words[0]]):
-        card = cards.figurants[words[0]]
-        return t("{card}: {points}.", card=card.name, points=points(t, card.points))
     if verb == "lemur":
         mission = cards.missions[words[0]]
         held = s.players[s.current].figurants
@@ -294,42 +355,68 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
         )
     if verb == "gate":
         return t("New cards to choose from.")
-    plan = plan or (action,)
-    takes = list(_takes(s, plan))
-    if takes and takes[0][0] == 0:
-        return saving_for(app, *takes[0][1:])
-    bought = next((words[0] for verb, words in map(_words, plan) if verb == "hq"), None)
+    steps, hand = sure_plan(app, plan or (action,))
+    bought = next((words[0] for verb, words in map(_words, steps) if verb == "hq"), None)
     if bought and known(cards.figurants[bought]):
         card = cards.figurants[bought]
+        worth = points(t, card.points)
+        if verb == "hq":
+            return t("{card}: {points}.", card=card.name, points=worth)
+        return t("This lets you buy {card} ({points}) this turn.", card=card.name, points=worth)
+    before = s.players[s.current].tokens
+    if nearer := saving_for(app, before, hand):
+        return nearer
+    short = _nearest(app, hand, lambda card: covered(card.cost, hand) < sum(card.cost))
+    if steps and _draws_tokens(steps[-1]) and short:
         return t(
-            "This turn's plan: buy {card} ({points}).",
-            card=card.name,
-            points=points(t, card.points),
+            "The bag may give what {card} ({points}) still needs.",
+            card=short.name,
+            points=points(t, short.points),
         )
-    if takes:
-        return saving_for(app, *takes[0][1:])
     return t("The best plan for this turn.")
+
+
+def sure_plan(app, plan: tuple) -> tuple[tuple, tuple]:
+    """The steps of ``plan`` the table can surely carry out this turn, and the hand after
+    them. They are followed in a world sampled as the search samples them (the hidden deck
+    order and draws unread), while the player is still to move, up to and including the
+    first step that draws from the bag, a deck or the die: what follows depends on the
+    draw. The hand is the one before it. (The family search plans the others' next turns
+    too: those steps are never this player's.)"""
+    session = app.session
+    game, state = session.game, session.state
+    sim = app_random(game)
+    world = sample(state, move_seed(game.options.seed, len(session.states)), game)
+    me = state.current
+    hand, steps = world.players[me].tokens, []
+    for action in plan:
+        if world.current != me or action not in sim.legal_actions(world):
+            break
+        hidden = _hidden(world)
+        world, _ = sim.apply(world, action)
+        steps.append(action)
+        if _hidden(world) != hidden:
+            break
+        hand = world.players[me].tokens
+    return tuple(steps), hand
+
+
+def _hidden(world) -> tuple:
+    """What nobody at the table knows yet: the random source and the decks' order."""
+    return (world.rng, *(getattr(world, deck, None) for deck in DECKS))
+
+
+def _draws_tokens(action: Action) -> bool:
+    """A draw from the bag: the advanced rummage, the family Otter visit (an advanced
+    ``otter`` move names the place it goes to)."""
+    verb, words = _words(action)
+    return verb == "rummage" or (verb == "otter" and not words)
 
 
 def _words(action: Action) -> tuple[str, tuple]:
     """The verb and its words, the family's ``visit`` left out: ``hq``, ``(becky, ...)``."""
     words = action[1:] if action.verb == "visit" else action[:]
     return words[0], tuple(words[1:])
-
-
-def _takes(s, plan: tuple):
-    """Each taking of tokens from a supply location along ``plan``: its place in the plan,
-    the colour and the count (the advanced variant takes where the penguin stands then)."""
-    layout = getattr(s, "layout", None)
-    here = layout[s.players[s.current].square] if layout else None
-    for step, action in enumerate(plan):
-        verb, words = _words(action)
-        if verb in ("move", "otter") and words:  # the family's Otter visit names no place
-            here = words[0]
-        elif verb in SUPPLY:  # the family variant: one token from the location visited
-            yield step, SUPPLY[verb], 1
-        elif verb == "take" and here in SUPPLY:
-            yield step, SUPPLY[here], int(words[0])
 
 
 def known(card) -> bool:
@@ -342,23 +429,27 @@ def points(t, n: int) -> str:
     return t.plural("{n} point", "{n} points", n)
 
 
-def saving_for(app, colour: int, taken: int) -> str:
-    """The face-up card the tokens taken bring nearest, and how near: "Becky (3 points):
-    you will hold 4 of the 5 tokens it costs"."""
-    t, game, s = app.t, app.session.game, app.session.state
+def _nearest(app, hand: tuple, keep):
+    """Of the face-up cards (cost and points known) that ``keep`` accepts, the one ``hand``
+    pays the largest share of, the more points first among equals; None if there is none."""
+    game, s = app.session.game, app.session.state
     figurants = game.cards.figurants
-    hand = list(s.players[s.current].tokens)
     wanted = [figurants[c] for c in s.faceup if c and known(figurants[c])]
-    wanted = [card for card in wanted if card.cost[colour] > hand[colour]]
-    if not wanted:
-        return t("The best plan for this turn.")
-    hand[colour] += taken
 
     def nearness(card) -> tuple:
         return covered(card.cost, hand) / sum(card.cost), card.points
 
-    card = max(wanted, key=nearness)
-    held, cost, worth = covered(card.cost, hand), sum(card.cost), points(t, card.points)
+    return max(filter(keep, wanted), key=nearness, default=None)
+
+
+def saving_for(app, before: tuple, after: tuple) -> str | None:
+    """The face-up card the tokens gained bring nearest, and how near: "Becky (3 points):
+    you will hold 4 of the 5 tokens it costs"; None when the hand comes no nearer to any."""
+    t = app.t
+    card = _nearest(app, after, lambda card: covered(card.cost, after) > covered(card.cost, before))
+    if card is None:
+        return None
+    held, cost, worth = covered(card.cost, after), sum(card.cost), points(t, card.points)
     if held == cost:
         return t("{card} ({points}): you will hold all its tokens.", card=card.name, points=worth)
     return t(
