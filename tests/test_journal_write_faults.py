@@ -68,9 +68,12 @@ def _read_only(path: Path):
 
 
 def play(table) -> str:
-    """OK on the turn menu's first entry; a list it opens (Headquarters) plays its first line."""
+    """OK on the turn menu's first entry; a list it opens (Headquarters, then the ways to
+    pay) plays its first line."""
     screen = table.press("ok")
-    return table.press("ok") if screen.startswith("[Headquarters]") else screen
+    while screen.startswith(("[Headquarters]", "[Pay with]")):
+        screen = table.press("ok")
+    return screen
 
 
 class Table:

@@ -9,7 +9,6 @@ from collections import Counter
 
 from firmware_app.words.i18n import card_name
 from rules.colours import COLOURS, COST_COLOURS
-from rules.pingwiny import exchange
 
 DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
 SUPPLY_PLACE = {"red": "gorilla", "blue": "chimp", "green": "storehouse", "yellow": "shop"}
@@ -111,6 +110,10 @@ def grey_beside(t, game, s) -> str:
 
 
 def exchange_label(t, notation: str) -> str:
+    """``2 black → blue``. The exchange table is imported here, not at the top: the panel's
+    screens draw colour marks from this module, and the home menu loads no game's rules."""
+    from rules.pingwiny import exchange
+
     give, get = exchange.PARSED[notation]
     gave = counted(t, [COLOURS[c] for c in give])
     got = counted(t, [COLOURS[c] for c in get])
