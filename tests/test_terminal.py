@@ -268,13 +268,20 @@ def test_a_game_left_with_q_is_offered_again(tmp_path):
         again.sim.close()
 
 
+def new_family_game(typist, table_bag: bool) -> None:
+    """New game, the family variant, 2 players, a short game, the app's or the table's bag,
+    the app's deck, the demo cards."""
+    down = curses.KEY_DOWN
+    typist.type(
+        "\n", "\n", "\n", down, "\n", *((down,) if table_bag else ()), "\n", "\n", down, "\n"
+    )
+
+
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_a_whole_family_game_is_played_with_keys_alone(tmp_path, language):
     typist = Typist(tmp_path, language=language, seed=5)
     try:
-        # new game, the family variant, 2 players, a short game, the app's bag and deck, demo
-        down = curses.KEY_DOWN
-        typist.type("\n", "\n", "\n", down, "\n", "\n", "\n", down, "\n")
+        new_family_game(typist, table_bag=False)
         Autopilot(typist, seed=5).play()
         assert typist.app.session.over
         assert typist.app.session.game.options.short
@@ -492,9 +499,7 @@ def test_the_4_button_legend_has_no_colour_keys_and_they_do_nothing(tmp_path, la
 def test_a_whole_family_game_on_the_4_button_build_with_the_tables_bag(tmp_path, language):
     typist = FourButtonTypist(tmp_path, language=language, seed=4)
     try:
-        down = curses.KEY_DOWN
-        # new game, family, 2 players, a short game, the table's bag, the app's deck, demo
-        typist.type("\n", "\n", "\n", down, "\n", down, "\n", "\n", down, "\n")
+        new_family_game(typist, table_bag=True)
         pilot = Autopilot(typist, seed=4)
         t = typist.app.t
         while not isinstance(typist.app.top, ColourEntry):  # the first draw from the bag
