@@ -35,10 +35,23 @@ def below(state: int, n: int) -> tuple[int, int]:
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
-    """A Fisher–Yates shuffle of ``items``; returns the new state and the order."""
+    """A Fisher–Yates shuffle of ``items``; returns the new state and the order.
+
+    The same draws as ``below`` for each position, written out in the loop: a
+    virtual player shuffles the decks of every world it imagines, so this is
+    the engine's busiest use of the source."""
     order = list(items)
     for i in range(len(order) - 1, 0, -1):
-        state, j = below(state, i + 1)
+        n = i + 1
+        limit = (1 << 64) - (1 << 64) % n
+        while True:
+            state = (state + GOLDEN) & MASK
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % n
         order[i], order[j] = order[j], order[i]
     return state, tuple(order)
 

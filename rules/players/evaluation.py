@@ -18,6 +18,8 @@ one's own turn), so it passes a ``memo`` dict that keeps each value once
 worked out: the values are the same with it or without it, only sooner.
 """
 
+from functools import lru_cache
+
 from rules.colours import ANY, GREY
 from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.advanced_scoring import score_seat
@@ -35,6 +37,7 @@ FAMILY_FETCH = 0.5  # a missing token on its supply tile counts half as held (fa
 ACTION_DISCOUNT = 0.85  # advanced: a card's worth kept per action still needed to buy it
 HQ = 4
 SUPPLY_TILES = {c: location for location, c in SUPPLY.items()}
+CACHED = 1 << 15  # costs and hands kept worked out (``_short``, ``_share``): a few MB at most
 STEPS = tuple(tuple(abs(a // 3 - b // 3) + abs(a % 3 - b % 3) for b in range(9)) for a in range(9))
 
 
@@ -96,14 +99,29 @@ def value(game, s, p: int, rounds: float | None = None, memo: dict | None = None
         known = memo.get(key)
         if known is not None:
             return known
-    line = sheet_line(game, s, p)
+    line = _kept(memo, ("line", p, seat), sheet_line, game, s, p)
     worth = -TOKEN_WORTH * fade * line.penalty  # a protected hand has no penalty to win back
-    result = (
-        line.total + worth + fade * (FIT_WEIGHT * fit(game, s, seat) + missions_ahead(game, seat))
-    )
+    if game.variant == "family":  # what ``fit`` reads, by variant
+        reads = ("fit", seat.tokens, s.faceup, s.board)
+    else:
+        reads = ("fit", seat, s.faceup, s.board, s.bag, s.layout)
+    near = _kept(memo, reads, fit, game, s, seat)
+    ahead = _kept(memo, ("ahead", seat), missions_ahead, game, seat)
+    result = line.total + worth + fade * (FIT_WEIGHT * near + ahead)
     if memo is not None:
         memo[key] = result
     return result
+
+
+def _kept(memo: dict | None, key: tuple, work, *args):
+    """``work(*args)``, kept in ``memo`` under ``key`` (the parts of the value: each reads
+    less than the whole, so the other seats' parts are found again and again)."""
+    if memo is None:
+        return work(*args)
+    found = memo.get(key)
+    if found is None:
+        found = memo[key] = work(*args)
+    return found
 
 
 def fit(game, s, seat) -> float:
@@ -119,10 +137,12 @@ def fit(game, s, seat) -> float:
     return max((share(game, s, seat.tokens, card) for card in known), default=0.0)
 
 
-def _short(cost, hand) -> tuple[list[int], int]:
+@lru_cache(maxsize=CACHED)
+def _short(cost, hand) -> tuple[tuple[int, ...], int]:
     """Tokens missing for ``cost`` by colour once spare greys stand in, and the greys missing
     (the "any" symbols are paid from what is left over, greys last; a symbol nothing pays
-    counts as a grey missing: any token will do for it)."""
+    counts as a grey missing: any token will do for it). Kept once worked out: a search
+    asks it for the same cost and hand many thousand times over."""
     missing = [max(0, cost[c] - hand[c]) if c != GREY else 0 for c in range(7)]
     spare = hand[GREY] - cost[GREY]
     for c in range(7):
@@ -130,7 +150,7 @@ def _short(cost, hand) -> tuple[list[int], int]:
             missing[c] -= 1
             spare -= 1
     left = sum(max(0, hand[c] - cost[c]) for c in range(7) if c != GREY) + max(0, spare)
-    return missing, max(0, -spare) + max(0, cost[ANY] - left)
+    return tuple(missing), max(0, -spare) + max(0, cost[ANY] - left)
 
 
 def covered(cost, hand) -> int:
@@ -143,11 +163,20 @@ def share(game, s, hand, card: str) -> float:
     """Family: the card's points times the square of the share of its cost in hand, a
     token on the supply tiles (one visit away) counting half."""
     f = game.cards.figurants[card]
-    missing, greys = _short(f.cost, hand)
-    held = sum(f.cost) - sum(missing) - greys
-    held += sum(min(missing[c], s.board[c]) for c in SUPPLY.values()) * FAMILY_FETCH
-    ratio = held / sum(f.cost)
+    held, total, fetch = _gap(f.cost, hand)
+    board = s.board
+    held += sum(min(n, board[c]) for c, n in fetch) * FAMILY_FETCH
+    ratio = held / total
     return ratio * ratio * f.points
+
+
+@lru_cache(maxsize=CACHED)
+def _gap(cost, hand) -> tuple[int, int, tuple[tuple[int, int], ...]]:
+    """For ``share``: the cost's tokens the hand pays, the cost's size, and the colours
+    missing that a supply tile gives, with how many (kept once worked out, as ``_short``)."""
+    missing, greys = _short(cost, hand)
+    fetch = tuple((c, missing[c]) for c in SUPPLY.values() if missing[c])
+    return sum(cost) - sum(missing) - greys, sum(cost), fetch
 
 
 def effort(game, s, seat, card: str) -> float:
