@@ -67,7 +67,7 @@ class Table(Plausible):
         self.owner_seen = now
         if teaching:
             self.cards[_taught_kind(before, tomllib.loads(now.decode()))].append(self.card_presses)
-            self.card_presses, self.teacher = 0, None
+            self.card_presses = 0
 
     # ------------------------------------------------------------- answering
 

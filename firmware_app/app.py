@@ -32,6 +32,7 @@ DEFAULTS = {
     "names": [],  # the players' names the box remembers, the latest first (flows/shared/seats.py)
     "teach_points": "now",
     "handoff_chirp": "day",  # the buzzer's chirp at a hand-off: always, day (not at night), never
+    "pawn_colours": [],  # Król Popiel's mouse pawns in the box, by colour; none marked yet
 }
 NIGHT = (22, 7)  # from 22:00 to 07:00 local time a "day" chirp stays silent
 

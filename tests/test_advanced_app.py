@@ -18,7 +18,7 @@ SETUP_TITLES = [
     "[Penguins]",
     "[First player]",
     "[Figurants]",
-    "[Missions]",
+    "[Missions above board]",
     "[Tokens]",
     "[Grey tokens]",
 ]
@@ -53,7 +53,7 @@ def start_advanced(sim, players=2, table=False) -> None:
 def read_setup(sim) -> list[str]:
     """The setup notices' titles, each once, read page by page."""
     titles = []
-    while sim.screen.split("]")[0] + "]" in SETUP_TITLES:
+    while sim.screen.split("]")[0] + "]" in (*SETUP_TITLES, "[Missions]"):  # or the table's deck
         title = sim.screen.split("]")[0] + "]"
         if title not in titles[-1:]:
             titles.append(title)
@@ -180,13 +180,13 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     choose(sim, "Headquarters")
     if sim.screen.startswith("[Headquarters]"):
         choose(sim, game.cards.figurants[card].name)
-    assert f"Take {game.cards.figurants[card].name}." in read_notice(sim)
+    assert f"Take {game.cards.figurants[card].name}; return " in read_notice(sim)
     assert sim.screen.startswith("[Lay out space ")  # the table's deck: name the new card
     sim.press("ok")
     low, high = game.cards.figurants[card].officer_x
     assert sim.screen.splitlines()[0] == f"[Officer X: the die] {low}–{high}"
     choose(sim, str(high))
-    assert f"Rolled {high} ({low}–{high}): Officer X comes!" in read_notice(sim)
+    assert f"Die {high} ({low}–{high}): Officer X comes!" in read_notice(sim)
     assert sim.screen.startswith("[Officer X marker]")
     labels = [item.label for item in sim.app.top.items]
     assert sim.app.t.name("hq") not in " ".join(labels)
@@ -205,7 +205,7 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
     sim.press("red")
     text = read_notice(sim)
     assert f"Player {mover + 1} loses red." in text
-    assert "Return red to Gorilla enclosure" in text
+    assert "Return red to Gorillas." in text
     state = sim.app.session.state
     assert state.players[mover].tokens[0] == held[0] - 1
     assert state.phase == "act" and state.current == buyer
@@ -233,8 +233,7 @@ def test_a_push_costs_two_and_the_menu_says_so(sim):
     first, layout = sim.app.session.state.first, sim.app.session.state.layout
     tile = first_move(sim)
     square = [sim.app.t.name(location) for location in layout].index(tile)
-    choose(sim, "Block")
-    choose(sim, SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]])  # blocking the way in from HQ
+    choose(sim, f"Block: {SPOT_NAMES[EDGE_TOWARDS[square, HQ_SQUARE]]}")  # the way in from HQ
     for _ in range(2):
         choose(sim, "Rummage in the bag")
         read_notice(sim)  # what came out of the bag
@@ -278,4 +277,29 @@ def test_a_supply_tiles_colour_button_moves_there_and_its_tokens_come_first(sim)
     labels = [item.label for item in sim.app.top.items]
     # what the tile offers, the most first: one action takes one token or two
     assert labels[:2] == [f"Take 2× {colour}", f"Take {colour}"]
-    assert labels[2].startswith("Move")  # then the moves away
+    moves = 3 if labels[2] == "Rummage in the bag" else 2  # the tile's bag symbol, if any
+    assert labels[moves].startswith("Move")  # then the moves away
+
+
+def test_each_block_is_a_line_of_its_own_last_among_the_turns_choices(sim):
+    """A Block names its spot on the turn menu, so one OK blocks there; the lines that
+    spend the turn come last, next to the extras, and the tile's own actions first."""
+    from firmware_app.flows.pingwiny.advanced import AdvancedTurn
+
+    start_advanced(sim)
+    read_setup(sim)
+    menu = sim.app.top
+    assert isinstance(menu, AdvancedTurn)
+    labels = [item.label for item in menu.items[: menu.moves]]
+    blocks = [label for label in labels if label.startswith("Block: ")]
+    spots = [
+        SPOT_NAMES[a[1]]
+        for a in sim.app.session.game.legal_actions(sim.app.session.state)
+        if a.verb == "block"
+    ]
+    assert blocks == [f"Block: {spot}" for spot in spots]
+    assert labels[-len(blocks) :] == blocks  # the spending lines last
+    before = len(sim.app.session.states)
+    choose(sim, blocks[-1])
+    assert len(sim.app.session.states) == before + 1  # one OK on the line: blocked
+    assert sim.app.journal.record(sim.app.session.game_id)["actions"][-1].startswith("block ")

@@ -42,12 +42,12 @@ def test_setup_wizard_walks_the_table_through_setup(sim):
         sim.press("ok")
     heads = [t.split("]")[0] + "]" for t in titles]
     # a notice of several pages is read page by page, with its page count in the title bar
-    assert "[Missions] 1/2" in titles and "[Missions] 2/2" in titles
+    assert "[Figurants] 1/2" in titles and "[Figurants] 2/2" in titles
     assert [h for i, h in enumerate(heads) if heads[i - 1 : i] != [h]] == [
         "[Cards]",
         "[Penguins]",
         "[First player]",
-        "[Missions]",
+        "[Missions above board]",
         "[Figurants]",
         "[Tokens]",
     ]

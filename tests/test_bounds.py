@@ -303,7 +303,7 @@ def test_settings_the_box_would_not_write_are_told_one_line_each():
         "setting 'tags': 'NOTHEX': 'x y' is not a card's id",
         "setting 'box': not an identity this box makes: 'not an identity'",
         "setting 'favourite': not a setting this box knows (language, contrast, sleep_minutes, "
-        "bag, deck, tags, names, teach_points, handoff_chirp, box)",
+        "bag, deck, tags, names, teach_points, handoff_chirp, pawn_colours, box)",
         "setting 'bag': nested 40 levels deep; at most 32 are read",
     ]
 
@@ -386,7 +386,7 @@ def test_a_backup_s_settings_and_games_out_of_bounds_are_told_one_line_each(box)
     assert problems_of(box) == [
         'setting \'language\': unknown value "tlh"; accepted: "pl", "en"',
         "setting 'volume': not a setting this box knows (language, contrast, sleep_minutes, "
-        "bag, deck, tags, names, teach_points, handoff_chirp, box)",
+        "bag, deck, tags, names, teach_points, handoff_chirp, pawn_colours, box)",
         "game 1: its place: not players, over and step: {'players': 99, 'over': False, 'step': 1}",
         "game 2: not a game this box plays: 'chess'/'family'",
         "game 3: its header: options.names[0]: a name holds only printable letters, not U+0007 "

@@ -151,16 +151,45 @@ def test_a_colour_filter_keeps_the_cursor_on_the_same_card(app):
     hq = Headquarters(app, actions, 2)
     hq.cursor = len(hq.items) - 1
     card = hq.items[hq.cursor].label
-    cost = game.cards.figurants[cards[-1]].cost[:4]
+    cost = game.cards.figurants[list(hq.by_card)[hq.cursor]].cost[:4]
     colours = [c for c, n in zip(("red", "blue", "green", "yellow"), cost, strict=True) if n]
     hq.colour(colours[0])
     assert hq.items[hq.cursor].label == card
 
 
-def test_block_and_the_end_of_turn_are_never_remembered(app):
+def test_block_the_end_of_turn_and_a_one_off_action_are_never_remembered(app):
+    """A card's action discards it and the penguin's is used once: the line that played
+    one is not where the menu opens again, for the same player or the next."""
     pingwiny(app, "advanced")
     items = advanced.action_items(app, app.session.game.legal_actions(app.session.state))
-    spending = [item for item in items if item.label.startswith(("Block", "Pass", "End of turn"))]
+    never = ("Block", "Pass", "End of turn", "Penguin action", "Use a card")
+    spending = [item for item in items if item.label.startswith(never)]
+    assert any(item.label == "Penguin action" for item in spending)
     assert all(not item.remembered for item in spending)
     others = [item for item in items if item not in spending]
     assert others and all(item.remembered for item in others)
+
+
+def test_after_the_penguins_action_the_turn_menu_opens_on_its_first_line(app):
+    pingwiny(app, "advanced")
+    press_label(app, "Penguin action")  # one OK: what it does was shown under the line
+    close_notices(app)
+    assert app.journal.record(app.session.game_id)["actions"][-1].startswith("penguin")
+    assert app.top.cursor == 0
+    assert "Penguin action" not in [item.label for item in app.top.items]  # used: gone
+
+
+def test_an_advanced_turn_opens_on_its_first_line_after_every_action(app):
+    """Nothing is remembered on the advanced turn menu: after an action the line the
+    player chose is not where the next choice starts (it may mean another thing now)."""
+    pingwiny(app, "advanced")
+    for _ in range(6):
+        menu = app.top
+        labels = [item.label for item in menu.items[: menu.moves]]
+        played = [label for label in labels if label.startswith(("Move: ", "Take "))]
+        press_label(app, played[-1] if played else labels[0])
+        close_notices(app)
+        while not isinstance(app.top, advanced.AdvancedTurn):  # a sub-menu: its first line
+            app.top.button("ok")
+            close_notices(app)
+        assert app.top.cursor == 0

@@ -37,7 +37,7 @@ def test_each_game_starts_from_the_menu_and_plays_on_its_registered_screens(tmp_
             sim.press("ok")
             assert sim.screen.splitlines()[0] == f"[{screens.setup(sim.app).title}]"
             pilot = Autopilot(sim, seed=index)
-            for _ in range(200):
+            for _ in range(1000):  # random presses: marking the five pawn colours takes a while
                 if sim.app.session is not None:
                     break
                 pilot.step()

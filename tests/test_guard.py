@@ -148,8 +148,8 @@ def test_every_screen_of_a_family_game_to_its_end_survives_a_failing_press(sim, 
 
 def test_every_screen_of_an_advanced_turn_survives_a_failing_press(sim, monkeypatch):
     start_advanced(sim)
-    tried = walk(sim, monkeypatch, actions=30)
-    assert len(sim.app.session.states) > 30
+    tried = walk(sim, monkeypatch, actions=60)
+    assert len(sim.app.session.states) > 60
     assert {"AdvancedTurn", "Headquarters", "Notice"} <= tried, tried
 
 

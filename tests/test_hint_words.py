@@ -107,7 +107,7 @@ def test_a_purchase_after_a_draw_from_the_bag_is_never_promised(tmp_path, varian
 def test_a_purchase_names_the_tokens_it_pays(tmp_path, variant):
     """The tokens named are those the real engine takes from the hand."""
     named = 0
-    for app, _ in hints(tmp_path, variant, limit=40):
+    for app, _ in hints(tmp_path, variant, limit=100):
         session = app.session
         game, state = session.game, session.state
         for action in [a for a in game.legal_actions(state) if is_buy(a)][:3]:

@@ -250,7 +250,7 @@ def test_the_app_names_its_stand_in_cards_in_the_tables_language():
         "Misja demo 9",
         "Misja 9",
         "Pan Kot",
-        "King of the Rats",  # as printed: the app never invents a card's name
+        "Król Szczurów",  # named only in English by the rulebook: the data's translation
     ]
     assert card_name(Translator("en"), demo) == "Demo figurant 33"
 

@@ -16,6 +16,7 @@ from test_teaching import OWN_ADVANCED, OWN_CARDS, own_game
 
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.flows.shared.teach import CostEntry
+from firmware_app.flows.shared.teach_screens import StepEntry
 from firmware_app.runners.autopilot import Autopilot
 from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import Menu, Notice
@@ -133,7 +134,7 @@ def test_a_typed_name_already_in_the_list_is_refused_and_changes_nothing(tmp_pat
         labels = [item.label for item in top.items] if isinstance(top, Menu) else []
         if t("Not in this list") in labels:
             break
-        sim.press("ok")
+        sim.press("blue" if isinstance(top, StepEntry) else "ok")  # a one-step mission
     sim.press("down", labels.index(t("Not in this list")))
     sim.press("ok")
     before = (tmp_path / "owner.toml").read_bytes()

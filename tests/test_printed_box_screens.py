@@ -114,19 +114,17 @@ def test_a_mission_counting_different_types_is_taught_with_its_steps(tmp_path, l
     assert t("Different types") in labels[0]
     sim.press("down")  # its steps
     sim.press("ok")
-    assert t("Step {n}: how many types?", n=1) in flat(sim)
-    sim.press("up", 7)  # 8 types: there are only 7
-    sim.press("ok")
-    sim.press("ok")
+    marks = {"fewer": t.initial("red"), "more": t.initial("green")}
+    assert t("{fewer}-/{more}+ types: {n}", n=1, **marks) in flat(sim)
+    sim.press("green", 7)  # 8 types: there are only 7
+    sim.press("blue")  # the last step
     assert t("A step counts {low} to {high} types, not {n}.", low=1, high=7, n=8) in flat(sim)
     assert idealny_dzien(sim).advanced.scoring is None  # nothing kept
-    sim.press("ok")
-    sim.press("back")  # from its points back to its count
-    sim.press("down", 5)  # 3 types
-    sim.press("ok")
+    sim.press("ok")  # the step is asked again, as it was
+    assert t("{fewer}-/{more}+ types: {n}", n=8, **marks) in flat(sim)
+    sim.press("red", 5)  # 3 types
     sim.press("up")  # 2 points
-    sim.press("ok")
-    sim.press("ok")  # that is all
+    sim.press("blue")
     assert idealny_dzien(sim).advanced.scoring == ((3, 2),)
     sim.close()
 
@@ -217,15 +215,13 @@ def test_the_advanced_teaching_menu_offers_the_newer_effect_kinds(tmp_path, lang
     t = sim.app.t
     sim.press("red")
     sim.press("ok")  # cost done
-    sim.press("ok")  # Officer X from 1
-    sim.press("ok")  # … up to 1
+    sim.press("ok")  # Officer X 1–2
     labels = [item.label for item in sim.app.top.items]
     wanted = [t(CHOICES[do]) for do in ("steal_choice", "others_discard", "acquire")]
     assert set(wanted) <= set(labels)
     sim.press("down", labels.index(t(CHOICES["acquire"])))
-    sim.press("ok")  # no parameters: on to the points
-    sim.press("ok")
-    sim.press("ok")
+    sim.press("ok")  # no parameters: on to the points and type
+    sim.press("red")  # a bird
     box = catalogue_files.load_for_play([tmp_path / "owner.toml"])
     taught = [f for f in box.figurants if f.advanced.effect is not None]
     assert [f.advanced.effect.do for f in taught if f.advanced.effect.do == "acquire"]

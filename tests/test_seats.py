@@ -149,7 +149,8 @@ def test_the_letter_entry_capitalises_words_and_back_deletes(sim):
 
 def test_popiel_players_name_their_mouse_colours(tmp_path):
     sim = Headless(tmp_path, language="pl", seed=2)
-    try:
+    try:  # the box's pawns marked before (tests/test_pawn_colours.py marks them)
+        sim.app.set_setting("pawn_colours", ["red", "blue", "green", "yellow", "black"])
         sim.press("ok")  # Nowa gra
         sim.press("down")
         sim.press("ok")  # Król Popiel

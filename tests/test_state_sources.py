@@ -96,7 +96,7 @@ def _new_game_on_the_demo_deck(app) -> None:
     _choose(app, "New game")  # below the games left unfinished, if any
     _press(app, new_game_script(2)[1:])
     told = _read_notices(app)  # the table's setup, a notice a step
-    assert told[0] == ("Cards", "Playing with the demo deck — not the printed cards."), told
+    assert told[0] == ("Cards", "Playing with the demo deck, not the cards from the box."), told
     assert all(title != "Our cards" for title, _ in told)
     assert app.session is not None and app.session.key == ("pingwiny", "family")
     assert demo_label(app.session.game)  # the demo deck, not the owner's cards

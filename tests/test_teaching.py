@@ -8,6 +8,7 @@ import pytest
 
 import rules.players
 from firmware_app.flows.shared.teach import CardTeacher, CostEntry
+from firmware_app.flows.shared.teach_screens import StepEntry
 from firmware_app.runners.autopilot import Autopilot
 from firmware_app.runners.headless import Headless
 from firmware_app.store import catalogue_files
@@ -135,7 +136,7 @@ def teach_first_card(sim) -> CardTeacher:
     for _ in range(200):
         if isinstance(sim.app.top, CostEntry):
             return sim.app.top
-        sim.press("ok")
+        sim.press("blue" if isinstance(sim.app.top, StepEntry) else "ok")  # a one-step mission
     raise AssertionError(sim.screen)
 
 
@@ -153,28 +154,6 @@ def test_a_cost_out_of_bounds_is_refused_and_changes_nothing(tmp_path):
     assert sim.journal.record(sim.app.session.game_id)["catalogue"] == header
     sim.press("ok")  # no token at all
     assert "not 0" in " ".join(sim.screen.split())
-    sim.close()
-
-
-def test_teaching_a_family_card_costs_these_presses(tmp_path):
-    """4 tokens, 2 points, "enemy": the figures quoted in docs/catalogue.md."""
-    sim = own_game(tmp_path)
-    teach_first_card(sim)
-    name = sim.screen.splitlines()[0].split("]")[0].strip("[")
-    presses = 0
-    for colour in ("red", "red", "blue", "white"):
-        sim.press(colour)
-        presses += 1
-    sim.press("ok")  # cost done
-    sim.press("up")  # 2 points
-    sim.press("ok")
-    sim.press("down", 3)  # enemy
-    sim.press("ok")
-    presses += 1 + 2 + 4
-    assert presses == 11
-    card = next(f for f in sim.app.session.game.cards.figurants.values() if f.name == name)
-    assert (card.points, card.type) == (2, "enemy")
-    assert sum(card.cost) == 4
     sim.close()
 
 
@@ -325,7 +304,9 @@ def test_check_lists_no_unknown_for_the_shipped_data_and_a_fully_taught_owners_f
 
 def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
     """4 tokens, Officer X 1–3, "draw 2 random tokens", 2 points, "enemy": the figures
-    quoted in docs/catalogue.md, counted press by press."""
+    quoted in docs/catalogue.md, counted press by press: the cost (5), the range (DOWN,
+    OK), the effect (DOWN, OK, the count from where it starts, OK), the points from where
+    they start and the type's colour."""
     sim = own_game(tmp_path, script=OWN_ADVANCED)
     teach_first_card(sim)
     title = sim.app.top.title
@@ -336,22 +317,24 @@ def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
         pressed.extend([name] * times)
         press(name, times)
 
+    def to(value):  # UP or DOWN from where the number starts
+        start = sim.app.top.value
+        sim.press("up" if value > start else "down", abs(value - start))
+        return abs(value - start)
+
     sim.press = counting
     for colour in ("red", "red", "blue", "white"):
         sim.press(colour)
     sim.press("ok")  # cost done
-    sim.press("ok")  # Officer X from 1
-    sim.press("up", 2)  # … up to 3
+    sim.press("down")  # Officer X 1–3, one below 1–2
     sim.press("ok")
     sim.press("down")  # draw random tokens
     sim.press("ok")
-    sim.press("up")  # 2 of them
+    moved = to(2)  # 2 of them
     sim.press("ok")
-    sim.press("up")  # 2 points
-    sim.press("ok")
-    sim.press("down", 3)  # enemy
-    sim.press("ok")
-    assert len(pressed) == 19
+    moved += to(2)  # 2 points
+    sim.press("yellow")  # enemy
+    assert len(pressed) == 11 + moved
     card = next(f for f in sim.app.session.game.cards.figurants.values() if f.name == title)
     assert (sum(card.cost), card.officer_x, card.points, card.type) == (4, (1, 3), 2, "enemy")
     assert (card.effect.do, card.effect.param("count")) == ("draw", 2)

@@ -532,17 +532,3 @@ def test_sim_takes_the_button_set_of_4_or_of_a_configuration(tmp_path):
     assert buttons("--config", str(config)) == FOUR
     with pytest.raises(SystemExit):  # one or the other
         buttons("--buttons", "4", "--config", str(config))
-
-
-def test_sim_headless_refuses_a_button_set_it_does_not_play(tmp_path):
-    script = tmp_path / "s.txt"
-    script.write_text("press ok\n")
-    done = subprocess.run(
-        [*sim_command(tmp_path), "--headless", "--script", str(script), "--buttons", "4"],
-        capture_output=True,
-        text=True,
-        check=False,
-        timeout=60,
-    )
-    assert done.returncode == 2
-    assert "--buttons and --config are for the simulator in the terminal" in done.stderr

@@ -203,9 +203,7 @@ def test_undo_says_what_it_undid_in_words(app):
     assert " ".join(app.top.lines) == f"Undone: Player {who} drew tokens"
 
 
-def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
-    from firmware_app.flows.pingwiny.advanced import choose_action
-
+def test_a_penguins_action_is_explained_under_its_line_and_one_ok_plays_it(tmp_path):
     journal = Journal(tmp_path / "advanced.sqlite")
     try:
         app = App(journal, language="en")
@@ -219,13 +217,14 @@ def test_a_penguins_action_is_explained_and_confirmed_first(tmp_path):
         penguin = [a for a in legal if a.verb == "penguin"]
         assert penguin, legal
         played = len(app.session.states)
-        choose_action(app, "Penguin action", penguin[:1], 1)
         menu = app.top
-        assert [item.label for item in menu.items] == ["Yes: use it", "No: go back"]
-        assert menu.items[0].detail.startswith("Take 2 ")  # the demo penguins draw 2 of a colour
-        assert len(app.session.states) == played  # nothing played before the yes
+        menu.cursor = [item.label for item in menu.items].index("Penguin action")
+        assert menu.items[menu.cursor].detail.startswith("Take 2 ")  # the demo penguins' draw
+        assert "Take 2 " in app.render().text()  # shown under the line, before any press
+        assert len(app.session.states) == played  # nothing played by moving onto it
         menu.button("ok")
         assert len(app.session.states) == played + 1
+        assert app.journal.record(app.session.game_id)["actions"][-1] == str(penguin[0])
     finally:
         journal.close()
 

@@ -226,11 +226,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
 
     if not args.script:
         raise UsageError("sim --headless needs --script FILE")
-    if args.buttons is not None or args.config is not None:
-        raise UsageError(
-            "sim --headless plays the 11-button build; --buttons and --config are "
-            "for the simulator in the terminal"
-        )
+    fitted = _sim_buttons(args)
     try:
         lines = read_script(args.script)
     except OSError as error:
@@ -240,7 +236,7 @@ def cmd_sim(args: argparse.Namespace) -> int:
     state_dir = Path(args.state_dir) if args.state_dir else None
     seed = HEADLESS_SEED if args.seed is None else args.seed
     try:
-        sim = run_script(lines, state_dir, language=args.language, seed=seed)
+        sim = run_script(lines, state_dir, language=args.language, seed=seed, fitted=fitted)
     except ScriptError as error:
         raise CommandError(f"{args.script}: {error}") from None
     summary = sim.summary()

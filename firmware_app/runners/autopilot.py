@@ -14,6 +14,7 @@ import random
 
 from firmware_app.flows.pingwiny.turn import More, TurnMenu
 from firmware_app.flows.shared.teach import CostEntry
+from firmware_app.flows.shared.teach_screens import StepEntry
 from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notice, NumberEntry
 from rules.colours import COLOURS
 from rules.pingwiny.options import LEVELS
@@ -42,6 +43,8 @@ class Autopilot:
             sim.press("ok")  # a teaching screen's number: its first value, made up
         elif isinstance(top, CostEntry):
             self._make_up_cost()
+        elif isinstance(top, StepEntry):
+            sim.press(self._rng().choice(("ok", top.LAST)))  # a made-up step, the last or not
         elif isinstance(top, ColourEntry):
             self._enter_colour(top)
         elif isinstance(top, LetterEntry):

@@ -76,8 +76,8 @@ class SettlingButtons(FakeButtons):
     long press to send, and ``Headless.wait`` may move the clock over the ticks that follow.
     """
 
-    def __init__(self) -> None:
-        super().__init__(timing=DEFAULT_TIMING)
+    def __init__(self, names: tuple[str, ...] = NAMES) -> None:
+        super().__init__(names, timing=DEFAULT_TIMING)
         self.down: set[str] = set()
         self._polled = -math.inf
         self._last_edge = -math.inf
@@ -110,7 +110,9 @@ class Headless:
     """The app on fakes, with a virtual clock that only moves when told.
 
     A ``language`` given wins over the stored setting (as ``--language`` does);
-    without one the stored setting holds, English at first. The journal is opened,
+    without one the stored setting holds, English at first. ``fitted`` is the build's
+    button set (``--buttons 4``, or a configuration's): the app draws its screens for that
+    build, and a script may press only those. The journal is opened,
     checked and if need be recovered as the daemon does it, and the panel says the same.
     """
 
@@ -118,6 +120,7 @@ class Headless:
     language: str | None = None
     seed: int = 1
     owner_catalogue: Path | None = None
+    fitted: tuple[str, ...] = NAMES
     now: float = 0.0
     frames: list[str] = field(default_factory=list)
 
@@ -133,12 +136,13 @@ class Headless:
             language=self.language or "en",
             overrides={"language": self.language} if self.language else None,
             owner_catalogue=self.owner_catalogue,
+            buttons=self.fitted,
             clock=lambda: 1_700_000_000 + self.now,
             think_clock=None,  # the virtual clock stands still while a player thinks
             seeds=lambda: next(seeds),
         )
         tell_start(self.app, outcome, [])
-        self.buttons = SettlingButtons()
+        self.buttons = SettlingButtons(self.fitted)
         self.reader = FakeReader()
         self.display = FakeDisplay(clock=lambda: self.now)
         self.loop = Loop(self.app, self.buttons, self.reader, self.display)
@@ -247,7 +251,7 @@ class Headless:
 
     def command(self, line: str) -> None:
         """Run one script line (see docs/sim-script.md)."""
-        step = read_line(line)
+        step = read_line(line, self.fitted)
         if step is not None:
             self.run_step(step)
 
@@ -301,9 +305,10 @@ USAGE = {
 }
 
 
-def read_line(line: str) -> Step | None:
+def read_line(line: str, fitted: tuple[str, ...] = NAMES) -> Step | None:
     """A script line as a step (None: blank, or a comment); ``ScriptError`` saying what
-    is wrong when it cannot be read or asks for more than a person at the table does."""
+    is wrong when it cannot be read or asks for more than a person at the table does
+    (a button the build, ``fitted``, does not have)."""
     if len(line) > LINE_LIMIT:
         raise ScriptError(f"a line has at most {LINE_LIMIT:,} characters, not {len(line):,}")
     try:
@@ -314,7 +319,7 @@ def read_line(line: str) -> Step | None:
         return None
     verb, args = words[0], words[1:]
     try:
-        step = _step(verb, args)
+        step = _step(verb, args, fitted)
     except ValueError as error:
         raise ScriptError(f"cannot run {line.strip()!r}: {error}") from None
     if step is None:
@@ -325,14 +330,14 @@ def read_line(line: str) -> Step | None:
     return step
 
 
-def _step(verb: str, args: list[str]) -> Step | None:
+def _step(verb: str, args: list[str], fitted: tuple[str, ...]) -> Step | None:
     """The step of a command and its words, each checked (``ValueError``); None when the
     command is not one or has too many or too few words."""
     if verb == "press" and len(args) in (1, 2):
-        return Step(verb, _button(args[0]), _count(args[1]) if len(args) == 2 else 1)
+        return Step(verb, _button(args[0], fitted), _count(args[1]) if len(args) == 2 else 1)
     if verb == "hold" and len(args) in (1, 2):
         seconds = _seconds(args[1], "hold") if len(args) == 2 else HOLD
-        return Step(verb, _button(args[0]), seconds)
+        return Step(verb, _button(args[0], fitted), seconds)
     if verb == "tag" and len(args) == 1:
         if problem := tag_problem(args[0]):
             raise ValueError(problem)
@@ -346,10 +351,11 @@ def _step(verb: str, args: list[str]) -> Step | None:
     return None
 
 
-def _button(name: str) -> str:
-    """One of the panel's buttons (``hw.buttons.NAMES``, the fake panel's)."""
-    if name not in NAMES:
-        raise ValueError(f"no button {name!r}; this panel has {', '.join(NAMES)}")
+def _button(name: str, fitted: tuple[str, ...]) -> str:
+    """One of the build's buttons (``hw.buttons.NAMES``, all of the fake panel's, unless
+    the simulated build has fewer)."""
+    if name not in fitted:
+        raise ValueError(f"no button {name!r}; this panel has {', '.join(fitted)}")
     return name
 
 
@@ -395,7 +401,7 @@ def read_script(path: str | os.PathLike[str]) -> list[str]:
         raise ScriptError(error.problems) from None
 
 
-def read_steps(lines: list[str]) -> list[tuple[int, Step]]:
+def read_steps(lines: list[str], fitted: tuple[str, ...] = NAMES) -> list[tuple[int, Step]]:
     """Every line read and checked, with its number; ``ScriptError`` with one line for each
     line that cannot be run and for the line that takes the script past each of its
     bounds (commands, inputs, tags, time on the clock), at most ``bounds.MOST_TOLD``."""
@@ -417,7 +423,7 @@ def read_steps(lines: list[str]) -> list[tuple[int, Step]]:
     steps, problems = [], []
     for number, line in enumerate(lines, start=1):
         try:
-            step = read_line(line)
+            step = read_line(line, fitted)
         except ScriptError as error:
             problems += [f"line {number}: {problem}" for problem in error.problems]
             continue
@@ -439,7 +445,7 @@ def run_script(lines: list[str], state_dir: Path | None = None, **options) -> He
     Every line is read and checked first (``read_steps``): a script refused there starts
     nothing and makes no state folder. A failed ``expect`` stops the script where it is.
     """
-    steps = read_steps(lines)
+    steps = read_steps(lines, options.get("fitted", NAMES))
     folder = state_dir or Path(tempfile.mkdtemp(prefix="tableside-"))
     sim = Headless(folder, **options)
     for number, step in steps:

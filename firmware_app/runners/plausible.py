@@ -8,8 +8,10 @@ answer with the demo deck's values for the card asked (made up, never
 presented as printed; the demo says so on every frame), so the game is a
 sensible one and the same every run. Each answer is pressed the way a
 person who knows it would: the shorter way round a menu or the letter
-wheel, a colour button where the build has one. A question this does not
-know takes what the panel offers first.
+wheel, a colour button where the build has one and the screen shows what
+it does (a cost's tokens, a type beside its colour's mark, a step's "fewer",
+"more" and "last"). A question this does not know takes what the panel
+offers first.
 """
 
 import re
@@ -17,6 +19,7 @@ import re
 from firmware_app.flows.shared import teach
 from firmware_app.flows.shared.effect_words import CHOICES, PROMPTS
 from firmware_app.flows.shared.seats import GROUPS
+from firmware_app.flows.shared.teach_screens import PointsTypeEntry, StepEntry, type_labels
 from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import DONE, WHEEL, ColourEntry, Menu, NumberEntry
 from rules.catalogue.effects import PARAMETERS
@@ -55,12 +58,13 @@ class Plausible:
         for _ in range(min(down, size - down)):
             self.press("down" if down <= size - down else "up")
 
-    def number(self, value: int) -> None:
+    def number(self, value: int, then: str = "ok") -> None:
+        """UP or DOWN to ``value``, then ``then`` (OK)."""
         entry = self.app.top
         step = "up" if value > entry.value else "down"
         for _ in range(abs(value - entry.value)):
             self.press(step)
-        self.press("ok")
+        self.press(then)
 
     def colours(self, wanted: list[str]) -> None:
         """Each colour of ``wanted`` added (its button, else from the list), then done."""
@@ -115,6 +119,10 @@ class Plausible:
         if isinstance(top, ColourEntry):
             cost = values.get("cost") or {"red": 1, "blue": 1}
             self.colours([c for c, n in cost.items() for _ in range(n)])
+        elif isinstance(top, PointsTypeEntry):
+            self.points_type(values.get("points", 2), values.get("type") or "bird")
+        elif isinstance(top, StepEntry):
+            self.step(top, values.get("scoring") or [[3, 2]])
         elif isinstance(top, NumberEntry):
             self.number(self._number(top.prompt, values, effect))
         elif isinstance(top, Menu):
@@ -123,17 +131,30 @@ class Plausible:
             self.press("ok")
         return True
 
+    def points_type(self, points: int, kind: str) -> None:
+        """The points with UP/DOWN, then the type's colour as the screen shows it (on 4
+        buttons OK, and the type from the list that follows)."""
+        colours = self.app.has_colour_buttons
+        self.number(points, COLOURS[TYPES.index(kind)] if colours else "ok")
+
+    def step(self, entry, scoring: list) -> None:
+        """A mission's step on one screen: its count with the colours the screen names
+        (fewer, more), its points with UP/DOWN, then OK, or the "last" colour."""
+        count, points = scoring[min(entry.n, len(scoring)) - 1]
+        button = entry.MORE if count > entry.count else entry.FEWER
+        for _ in range(abs(count - entry.count)):
+            self.press(button)
+        step = "up" if points > entry.points else "down"
+        for _ in range(abs(points - entry.points)):
+            self.press(step)
+        self.press(entry.LAST if entry.n >= len(scoring) else "ok")
+
     def _number(self, prompt: str, values: dict, effect: dict) -> int:
         t = self.app.t
-        low, high = values.get("officer_x") or (1, 3)
         scoring = values.get("scoring") or [[3, 2]]
         found = re.search(r"\d+", prompt)
         step = scoring[min(len(scoring), int(found.group())) - 1] if found else (1, 1)
-        wanted = {
-            t("Points:"): values.get("points", 2),
-            t("Officer X: from"): low,
-            t("Officer X: up to"): high,
-        }
+        wanted = {t("Points:"): values.get("points", 2)}
         for name, kind in PARAMETERS.get(effect.get("do"), ()):
             if kind == "number":
                 wanted[t(PROMPTS[name])] = effect[name]
@@ -146,25 +167,33 @@ class Plausible:
     def _label(self, menu, values: dict, effect: dict) -> str | None:
         t, game = self.app.t, self.app.session.game
         title, counts = menu.title, values.get("type")
-        kinds = {kind: t(kind) for kind in TYPES}  # the type menus' labels
+        kinds = type_labels(self.app)  # the type menus' labels
+        names = {kind: t(kind) for kind in TYPES}  # those of the several types' marks
+
+        def asked(question: str) -> str:  # a question's title names its card
+            return t("{card}: {question}", card=self.teacher._title(), question=question)
+
         if title == t("{card}: type", card=self.teacher._title()):
             if counts == DIFFERENT:
                 return t("Different types")
             return kinds[counts] if isinstance(counts, str) else t("Several types")
         if title == t("Which types count?"):
-            marked = [kinds[k] for k in counts or ()]
+            marked = [names[k] for k in counts or ()]
             for item in menu.items:
                 if item.label.startswith("[ ]") and any(item.label.endswith(k) for k in marked):
                     return item.label
             return t("That is all")
-        if title == t("What it does"):
+        if title == asked(t("Officer X range")):
+            low, high = values.get("officer_x") or (1, 3)
+            return f"{low}–{high}"
+        if title == asked(t("What it does")):
             return t(CHOICES[effect["do"]]) if effect else t("No effect")
-        if title.startswith(t("Steps: {n}", n="")):
-            scoring = values.get("scoring") or [[3, 2]]
-            done = int(title.split()[-1]) >= len(scoring)
-            return t("That is all") if done else t("Another step")
+        scoring = values.get("scoring") or [[3, 2]]
+        for n in range(1, len(scoring) + 1):
+            if title == asked(t("Steps: {n}", n=n)):
+                return t("That is all") if n >= len(scoring) else t("Another step")
         for name, kind in PARAMETERS.get(effect.get("do"), ()):
-            if title == t(PROMPTS[name]):
+            if title == asked(t(PROMPTS[name])):
                 value = effect[name]
                 if kind in ("bag colour", "board colour"):
                     return t.name(value)

@@ -218,6 +218,28 @@ TEACH_POINTS = ("now", "score")
 # The checks of the settings the table changes on the box (``state_check``) beside the file's.
 box_source = _source
 teach_points = _choice(TEACH_POINTS)
+# Król Popiel's mouse colours the panel can name (``flows.shared.seats.MOUSE_COLOURS`` words
+# them; a test keeps the two equal), and how many pawns the box holds ("Contents: 5 mouse
+# pawns"). The rulebook does not name the pawns' colours: the owner marks them once.
+MOUSE_COLOURS = (
+    "red", "blue", "green", "yellow", "orange", "purple", "pink", "white", "black", "grey", "brown"
+)  # fmt: skip
+MOUSE_PAWNS = 5
+
+
+def pawn_colours(value: Any) -> Iterator[tuple[str, str]]:
+    """The box's pawn colours: none marked yet (``[]``), or ``MOUSE_PAWNS`` different ones
+    of ``MOUSE_COLOURS``."""
+    if isinstance(value, list) and not value:
+        return
+    texts = isinstance(value, list) and all(isinstance(colour, str) for colour in value)
+    if not texts or len(value) != MOUSE_PAWNS or len(set(value)) != MOUSE_PAWNS:
+        yield "", f"expected {MOUSE_PAWNS} different mouse colours, got {_shown(value)}"
+        return
+    for colour in value:
+        if colour not in MOUSE_COLOURS:
+            listed = ", ".join(MOUSE_COLOURS)
+            yield "", f"unknown mouse colour {_shown(colour)}; accepted: {listed}"
 
 
 def _button_names(value: Any) -> Iterator[tuple[str, str]]:

@@ -51,6 +51,7 @@ CHECKS: Mapping[str, config.Check] = {
     "names": _APP["names"].check,
     "teach_points": config.teach_points,
     "handoff_chirp": _APP["handoff_chirp"].check,
+    "pawn_colours": config.pawn_colours,
 }
 # The settings' names on the panel, when one is reset.
 SETTING_NAMES = {
@@ -63,6 +64,7 @@ SETTING_NAMES = {
     "names": "Names",
     "teach_points": "Ask a card's points",
     "handoff_chirp": "Chirp at a hand-off",
+    "pawn_colours": "Mouse pawns",
 }
 
 

@@ -180,17 +180,57 @@ def data_label(t, text: str) -> str:
 
 # The names the app itself gives a card: the demo deck's stand-ins, and the box's cards
 # the rulebook does not name. They are the app's words, so the table reads them in its
-# language ("Statysta demo 33"); a printed or a family's own name is shown as it is.
+# language ("Statysta demo 33"); a printed or a family's own name is shown as it is, but
+# for a name the rulebook gives only in English: Polish screens show the printed data's
+# ``polish_translation`` of it ("Król Szczurów").
 STAND_INS = ("Demo figurant {n}", "Demo mission {n}", "Figurant {n}", "Mission {n}")
 
 
 def card_name(t, card) -> str:
     """A figurant's or mission's name as the table reads it."""
-    number = card.id.rpartition("-")[2]
+    return shown_name(t, card.id, card.name)
+
+
+def shown_name(t, card_id: str, name: str) -> str:
+    """The card ``card_id`` named ``name`` in its data, as the table reads it."""
+    number = card_id.rpartition("-")[2]
     for template in STAND_INS:
-        if card.name == template.format(n=number):
+        if name == template.format(n=number):
             return t(template, n=number)
-    return card.name
+    if t.language == "pl":
+        return polish_translations().get((card_id, name), name)
+    return name
+
+
+@cache
+def polish_translations() -> dict[tuple[str, str], str]:
+    """(id, name) -> the Polish rendering, for the printed cards whose name the rulebook
+    gives only in English. Read from the printed data once, at the first Polish card name:
+    the engine's card tables keep a card's id and name only, and a game resumed from its
+    record shows the same. Keyed by the name too, so a card named otherwise keeps its name."""
+    from firmware_app.store.catalogue_files import load
+
+    box = load([], demo=False)
+    return {
+        (card.id, card.name): card.polish_translation
+        for card in (*box.figurants, *box.missions)
+        if card.polish_translation
+    }
+
+
+# The setup's sentence naming a data file's deck, whole for each label, so that each
+# language words it in its own grammar ("Gramy talią demo"). Keys are ``DATA_LABELS``.
+DECK_SENTENCES = {
+    "demo deck — not the printed cards": "Playing with the demo deck, not the cards from the box.",
+}
+
+
+def deck_sentence(t, label: str) -> str:
+    """The setup's "Playing with …" line for a deck's label, in the screen's language."""
+    for known, sentence in DECK_SENTENCES.items():
+        if known == label:
+            return t(sentence)
+    return t("Playing with the {deck}.", deck=data_label(t, label))
 
 
 def things_named(t, session) -> dict[str, str]:

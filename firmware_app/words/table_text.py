@@ -12,6 +12,16 @@ from rules.colours import COLOURS, COST_COLOURS
 
 DISCARD_PLACE = {"white": "bag", "black": "bag", "grey": "box"}
 SUPPLY_PLACE = {"red": "gorilla", "blue": "chimp", "green": "storehouse", "yellow": "shop"}
+# Where a token goes back, a location by its short name: each is one of a kind on the
+# board, and the short form keeps what the table must do after a purchase on one page.
+RETURN_PLACE = {
+    "bag": "the bag",
+    "box": "the box",
+    "gorilla": "Gorillas",
+    "chimp": "Chimps",
+    "storehouse": "Storehouse",
+    "shop": "Shop",
+}
 
 
 def counted(t, colours: list[str]) -> str:
@@ -122,21 +132,57 @@ def exchange_label(t, notation: str) -> str:
 
 def returns(t, colours: list[str]) -> list[str]:
     """Where each discarded colour goes (the bag, the box or its location), in one sentence."""
+    where = return_places(t, colours)
+    return [t("Return {returns}.", returns=where)] if where else []
+
+
+def return_places(t, colours: list[str]) -> str:
+    """``blue to Chimps, white to the bag``: each discarded colour with where it goes."""
     by_place: dict[str, list[str]] = {}
     for colour in colours:
         place = DISCARD_PLACE.get(colour) or SUPPLY_PLACE[colour]
         by_place.setdefault(place, []).append(colour)
-    pieces = []
-    for place, group in by_place.items():
-        where = (
-            t("the bag") if place == "bag" else t("the box") if place == "box" else t.name(place)
-        )
-        pieces.append(t("{tokens} to {place}", tokens=counted(t, group), place=where))
-    return [t("Return {returns}.", returns=", ".join(pieces))] if pieces else []
+    return ", ".join(
+        t("{tokens} to {place}", tokens=counted(t, group), place=t(RETURN_PLACE[place]))
+        for place, group in by_place.items()
+    )
+
+
+def acquired_line(t, game, e: dict) -> str:
+    """``Take Mort; return red to Gorillas.``: the card and its payment in one sentence,
+    so that a purchase, the card laid in its space and the hand-off fit one page."""
+    card = card_name(t, game.cards.figurants[e["card"]])
+    paid = return_places(t, e["paid"])
+    if not paid:
+        return t("Take {card}.", card=card)
+    return t("Take {card}; return {returns}.", card=card, returns=paid)
+
+
+def new_row(t, game, events: list[dict]) -> str:
+    """A new row of figurants in one sentence, the space before each name
+    (``Face-up figurants under the deck; lay out 1 Becky, 2 Alice, …``): five
+    sentences of their own would take the panel two pages. "" when the app does
+    not deal the row (the table names each card) or no card is laid."""
+    laid = [e for e in events if e["event"] == "revealed"]
+    if not game.app_deck or not laid:
+        return ""
+    cards = ", ".join(
+        f"{e['slot'] + 1} {card_name(t, game.cards.figurants[e['card']])}" for e in laid
+    )
+    return t("Face-up figurants under the deck; lay out {cards}.", cards=cards)
+
+
+def cycles(events: list[dict]) -> bool:
+    """Whether the face-up figurants went under the deck (so the cards laid make a row)."""
+    return any(
+        e["event"] == "cycled" and e["cards"] and e.get("what", "figurants") == "figurants"
+        for e in events
+    )
 
 
 def event_lines(t, game, events: list[dict]) -> list[str]:
     lines: list[str] = []
+    row = new_row(t, game, events) if cycles(events) else ""
     for e in events:
         kind = e["event"]
         if kind == "drew" and e["tokens"]:
@@ -148,14 +194,11 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
             lines += returns(t, e["gave"])
             lines.append(t("Take {tokens}.", tokens=counted(t, e["got"])))
         elif kind == "acquired":
-            card = card_name(t, game.cards.figurants[e["card"]])
-            lines.append(t("Take {card}.", card=card))
-            lines += returns(t, e["paid"])
-        elif kind == "revealed" and game.app_deck:
-            card = card_name(t, game.cards.figurants[e["card"]])
-            lines.append(t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1))
+            lines.append(acquired_line(t, game, e))
+        elif kind == "revealed" and game.app_deck and not row:
+            lines.append(laid_line(t, game, e))
         elif kind == "cycled" and e["cards"]:
-            lines.append(t("Put the face-up figurants under the deck."))
+            lines.append(row or t("Put the face-up figurants under the deck."))
         elif kind == "mission":
             taken = card_name(t, game.cards.missions[e["taken"]])
             lines.append(t("Take the mission {mission}.", mission=taken))
@@ -169,6 +212,12 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
         elif kind == "corrected":
             lines.append(t("Corrected."))
     return lines
+
+
+def laid_line(t, game, e: dict) -> str:
+    """``Lay out Becky in space 1.``: one card into the space a purchase emptied."""
+    card = card_name(t, game.cards.figurants[e["card"]])
+    return t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1)
 
 
 def penguin_name(t, game, penguin: str) -> str:

@@ -59,6 +59,7 @@ class Penguin:
     action_text: str | None
     effect: Effect | None = None
     english: str | None = None
+    polish_translation: str | None = None  # the app's, for a name printed only in English
     sources: Sources = ()
     notes: tuple[str, ...] = ()
 
@@ -73,6 +74,7 @@ class Figurant:
     advanced: FigurantSide
     short_game_removed: bool = False
     english: str | None = None
+    polish_translation: str | None = None  # the app's, for a name printed only in English
     sources: Sources = ()
     notes: tuple[str, ...] = ()
 
@@ -88,5 +90,6 @@ class Mission:
     family_set: bool = False
     short_game_removed: bool = False
     english: str | None = None
+    polish_translation: str | None = None  # the app's, for a name printed only in English
     sources: Sources = ()
     notes: tuple[str, ...] = ()

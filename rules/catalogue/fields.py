@@ -20,10 +20,13 @@ OWNER_LABEL = "printed cards with the owner's additions"
 SECTIONS = ("penguin", "figurant", "mission")
 # Plain fields of each kind of card; id, sources and notes come on every card.
 CARD_FIELDS = {
-    "penguin": ("name", "english", "colour"),
-    "figurant": ("name", "english", "short_game"),
-    "mission": ("name", "english", "family_set", "short_game"),
+    "penguin": ("name", "english", "polish_translation", "colour"),
+    "figurant": ("name", "english", "polish_translation", "short_game"),
+    "mission": ("name", "english", "polish_translation", "family_set", "short_game"),
 }
+# ``polish_translation``: for a name the rulebook gives only in English ("King of the Rats"),
+# the app's Polish rendering shown on Polish screens; never a printed name. Its source is the
+# passage that gives the English name.
 # The cards are double-sided: blue shield = family, orange shield = advanced.
 SIDE_FIELDS = {
     "penguin": {"advanced": ("action_text", "effect")},
@@ -40,7 +43,12 @@ META_FIELDS = ("game", "kind", "label", "figurant_count", "mission_count", "toke
 META_COUNTS = ("figurant_count", "mission_count", "token_total")
 # What a field left out of a card means. The rulebook lists the short-game removals and
 # the family missions in full, so "kept" and "not in the family set" are known facts.
-DEFAULTS: dict[str, Any] = {"english": None, "short_game": "kept", "family_set": False}
+DEFAULTS: dict[str, Any] = {
+    "english": None,
+    "polish_translation": None,
+    "short_game": "kept",
+    "family_set": False,
+}
 BOOKKEEPING = ("id", "kind", "label", "sources", "notes")
 ID = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 ABSENT = object()  # marks a key that is not there at all, unlike one set to a value

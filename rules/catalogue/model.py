@@ -239,6 +239,8 @@ def _head(card: Any) -> dict[str, Any]:
     head: dict[str, Any] = {"id": card.id, "name": card.name}
     if card.english is not None:
         head["english"] = card.english
+    if card.polish_translation is not None:
+        head["polish_translation"] = card.polish_translation
     return head
 
 
@@ -277,6 +279,7 @@ def _common(card: dict[str, Any]) -> dict[str, Any]:
         "id": card["id"],
         "name": card["name"],
         "english": card.get("english"),
+        "polish_translation": card.get("polish_translation"),
         "sources": tuple(card.get("sources", {}).items()),
         "notes": tuple(card.get("notes", ())),
     }

@@ -114,7 +114,7 @@ def _scoring_problems(value: Any) -> list[tuple[str, str]]:
 def value_problems(kind: str, value: Any) -> list[tuple[str, str]]:
     """(sub-path, message) for each thing wrong with one value; ``kind`` is its field name."""
     message: str | None
-    if kind in ("name", "english", "label"):
+    if kind in ("name", "english", "polish_translation", "label"):
         ok = isinstance(value, str) and value.strip() and value != UNKNOWN
         message = None if ok else f"expected a name, got {show(value)}"
     elif kind == "game":

@@ -36,7 +36,6 @@ from rules.pingwiny.advanced_officer import MARKERS
 
 VERB_LABELS = {
     "move": "Move",
-    "block": "Block",
     "use": "Use a card",
     "penguin": "Penguin action",
     "pass": "Pass",
@@ -99,9 +98,10 @@ def turn_screen(app) -> AdvancedTurn:
     missing = why_not(app, legal) if s.phase == "act" else []
     aside = [why_not_item(app, missing)] if missing else []
     title, right = title_bar(title, "", [right, lasting_note])
-    menu = AdvancedTurn(
-        app, title, moves, aside + advanced_extras(app), right, remember=kept_for(app, s.phase)
-    )
+    # No remembered cursor, as on the family turn: the first line is what the tile offers
+    # now; a line remembered from the last action sent the next one the long way round
+    # (benchmarks/presses.py).
+    menu = AdvancedTurn(app, title, moves, aside + advanced_extras(app), right)
     exchanges = [a for a in legal if a.verb == "exchange"]
     if exchanges:  # a colour button: the exchange giving that colour
         menu.shortcut = lambda colour: gastro(app, exchanges, 1, colour)
@@ -129,11 +129,14 @@ def why_not(app, legal: list) -> list[str]:
     return reasons
 
 
-# Verbs that spend the rest of a turn at once: never the line a menu opens on.
+# Verbs that spend the rest of a turn at once, and the one-off actions (a card is
+# discarded by its action, the penguin's is used once): never the line a menu opens on.
 SPENDING = ("block", "pass")
+ONE_OFF = ("use", "penguin")
 
-# What the tile a penguin stands on offers: listed before the moves away from it.
-HERE = ("take", "otter", "lemur", "gate", "gastro")
+# What the tile a penguin stands on offers (rummaging needs its bag symbol): listed
+# before the moves away from it.
+HERE = ("take", "otter", "lemur", "gate", "gastro", "rummage")
 
 
 def action_items(app, legal: list) -> list[Item]:
@@ -141,14 +144,14 @@ def action_items(app, legal: list) -> list[Item]:
 
     What can be done now comes first: Headquarters, then what the penguin's
     tile offers, then the moves (a supply tile's colour button moves there),
-    then the rest in the engine's order.
+    then the rest in the engine's order, a Block per spot last.
     """
     t = app.t
     by_verb: dict[str, list] = {}
     for action in legal:
         by_verb.setdefault(action.verb, []).append(action)
     items = []
-    for verb, actions in sorted(by_verb.items(), key=lambda pair: pair[0] not in HERE):
+    for verb, actions in sorted(by_verb.items(), key=lambda pair: _rank(pair[0])):
         if verb == "exchange":  # the Gastro zone: the colour given, then the colour got
             items.append(Item(t("Exchange …"), lambda a=actions: gastro(app, a, 1)))
         elif verb in ("reveal", "reveal-mission"):  # the names the table can find
@@ -171,7 +174,7 @@ def action_items(app, legal: list) -> list[Item]:
             items.insert(0, Item(label, lambda a=actions: app.push(Headquarters(app, a, 1))))
         elif verb == "move":  # one entry per tile: the tile is chosen with the move
             by_tile: dict[str, list] = {}
-            for action in actions:
+            for action in sorted(actions, key=lambda a: a[1] != "hq"):  # buying first
                 by_tile.setdefault(action[1], []).append(action)
             for tile, group in by_tile.items():
                 place = _choice_label(app, tile, group[0])
@@ -188,6 +191,18 @@ def action_items(app, legal: list) -> list[Item]:
                         colour=colour,
                     )
                 )
+        elif verb == "block":  # a line per spot: each blocks at once, as it is named
+            items += [
+                Item(
+                    t("Block: {spot}", spot=word_label(app, a[1])),
+                    lambda a=a: app.act(str(a)),
+                    remembered=False,
+                )
+                for a in actions
+            ]
+        elif verb == "penguin" and len(actions) == 1:  # what it does, under the line
+            label = t(VERB_LABELS[verb])
+            items.append(_one_off_item(app, label, actions[0]))
         else:
             label = t(VERB_LABELS[verb]) if verb in VERB_LABELS else t.name(verb)
             shown = label + " …" if len(actions) > 1 or len(actions[0]) > 1 else label
@@ -195,10 +210,27 @@ def action_items(app, legal: list) -> list[Item]:
                 Item(
                     shown,
                     lambda label=label, a=actions: choose_action(app, label, a, 1),
-                    remembered=verb not in SPENDING,
+                    remembered=verb not in SPENDING + ONE_OFF,
                 )
             )
     return items
+
+
+def _rank(verb: str) -> int:
+    """Where a verb's lines go: what the tile offers (its tokens before the bag), the
+    rest in the engine's order, then what spends the turn, last and nearest the extras."""
+    if verb in HERE:
+        return HERE.index(verb)
+    return len(HERE) + (verb in SPENDING)
+
+
+def _one_off_item(app, label: str, action) -> Item:
+    """A card's or the penguin's action as the line that plays it: what it does is
+    shown under the line while the cursor is on it, so OK is the choice made with it
+    read (undo, a long BACK, takes it back)."""
+    return Item(
+        label, lambda: app.act(str(action)), detail=what_it_does(app, action), remembered=False
+    )
 
 
 def _single_label(app, action) -> str:
@@ -274,24 +306,18 @@ def choose_action(app, heading: str, actions: list, depth: int) -> None:
             return
         heading = word_label(app, actions[0][depth])
         depth += 1
-    if actions[0].verb in ("use", "penguin"):
+    if actions[0].verb == "use":  # a tapped card: its action not shown yet
         confirm(app, actions[0])
     else:
         app.act(str(actions[0]))
 
 
 def confirm(app, action) -> None:
-    """A card's or the penguin's one-off action: what it does, then yes or no."""
-    t, game, s = app.t, app.session.game, app.session.state
-    if action.verb == "use":
-        card = action[1]
-        name, effect = card_name(t, game.cards.figurants[card]), game.cards.figurants[card].effect
-    else:
-        card = s.players[s.current].penguin
-        name, effect = card.capitalize(), game.cards.penguin_effects.get(card)
-    does = effect_text(t, effect, lambda c: word_label(app, c))
-    chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
-    detail = does + (" — " + ", ".join(chosen) if chosen else "")
+    """A tapped card's action, reached without a menu line that showed what it does:
+    what it does, then yes or no."""
+    t = app.t
+    name = card_name(t, app.session.game.cards.figurants[action[1]])
+    detail = what_it_does(app, action)
     items = [
         Item(t("Yes: use it"), lambda: app.act(str(action)), detail=detail),
         Item(t("No: go back"), app.pop, detail=detail),
@@ -299,12 +325,34 @@ def confirm(app, action) -> None:
     app.push(Menu(app, name, items))
 
 
+def what_it_does(app, action) -> str:
+    """A card's or the penguin's action in words, with the choices made for it."""
+    t, game, s = app.t, app.session.game, app.session.state
+    if action.verb == "use":
+        effect = game.cards.figurants[action[1]].effect
+    else:
+        effect = game.cards.penguin_effects.get(s.players[s.current].penguin)
+    does = effect_text(t, effect, lambda c: word_label(app, c))
+    chosen = [word_label(app, w) for w in action[1 if action.verb == "penguin" else 2 :]]
+    return does + (" — " + ", ".join(chosen) if chosen else "")
+
+
 def _word_items(app, groups: dict[str, list], depth: int) -> list[Item]:
-    labelled = [(_choice_label(app, word, group[0]), group) for word, group in groups.items()]
-    return [
-        Item(label, lambda label=label, group=group: choose_action(app, label, group, depth))
-        for label, group in labelled
-    ]
+    """The next word's choices; the last one of a card's or the penguin's action plays
+    it, what it does shown under the line."""
+    items = []
+    for word, group in groups.items():
+        label = _choice_label(app, word, group[0])
+        if len(group) == 1 and group[0].verb in ONE_OFF:
+            items.append(_one_off_item(app, label, group[0]))
+        else:
+            items.append(_next_word_item(app, label, group, depth))
+    return items
+
+
+def _next_word_item(app, label: str, group: list, depth: int) -> Item:
+    """A choice that asks the action's next word (or plays the one action left)."""
+    return Item(label, lambda: choose_action(app, label, group, depth))
 
 
 def _choice_label(app, word: str, action) -> str:

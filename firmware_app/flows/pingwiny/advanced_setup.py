@@ -6,7 +6,7 @@ from firmware_app.flows.pingwiny.advanced_table import colours_of
 from firmware_app.flows.pingwiny.family_setup import Wizard, own_deck_lines
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import Menu
-from firmware_app.words.i18n import data_label
+from firmware_app.words.i18n import card_name, deck_sentence
 from firmware_app.words.score_sheet import demo_lines
 from firmware_app.words.table_text import counted, grey_beside, penguin_name
 from rules.pingwiny.options import Options
@@ -35,12 +35,7 @@ def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
     t, game, s = app.t, app.session.game, app.session.state
     pages = []
     if game.cards.demo_label:
-        pages.append(
-            (
-                t("Cards"),
-                [t("Playing with the {deck}.", deck=data_label(t, game.cards.demo_label))],
-            )
-        )
+        pages.append((t("Cards"), [deck_sentence(t, game.cards.demo_label)]))
     rows = [
         t(
             "Row {n}: {tiles}",
@@ -59,12 +54,12 @@ def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
     pages.append((t("First player"), [first]))
     if game.app_deck:
         laid = [
-            t("{space}. {card}", space=i + 1, card=game.cards.figurants[c].name)
+            t("{space}. {card}", space=i + 1, card=card_name(t, game.cards.figurants[c]))
             for i, c in enumerate(s.faceup)
         ]
         pages.append((t("Figurants"), [t("Lay face up below the board:")] + laid))
-        missions = [game.cards.missions[m].name for m in s.mission_row]
-        pages.append((t("Missions"), [t("Above the board:")] + missions))
+        missions = [card_name(t, game.cards.missions[m]) for m in s.mission_row]
+        pages.append((t("Missions above board"), missions))
     else:
         n = len(s.faceup)
         lines = [t("Shuffle the deck, lay {n} cards face up, name each one.", n=n)]

@@ -8,8 +8,12 @@ from firmware_app.words.i18n import card_name
 from firmware_app.words.score_sheet import demo_lines
 from firmware_app.words.table_text import (
     SUPPLY_PLACE,
+    acquired_line,
     bag_line,
     counted,
+    cycles,
+    laid_line,
+    new_row,
     penguin_name,
     returns,
     tokens_counted,
@@ -115,10 +119,15 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
     where it went, so it costs no notice (a penguin pushed aside is told).
     """
     lines: list[str] = []
+    row = new_row(t, game, events) if cycles(events) else ""
     for i, e in enumerate(events):
         ends_turn = any(later["event"] == "turn" for later in events[i:])
         if e["event"] == "drew" and ends_turn and game.app_bag and e["tokens"]:
             lines.append(_end_draw(t, e["tokens"]))
+        elif row and e["event"] == "revealed":
+            continue  # said in the row's sentence
+        elif row and e["event"] == "cycled" and e["what"] == "figurants":
+            lines.append(row)
         else:
             lines += _event(t, game, e)
     return lines
@@ -151,8 +160,7 @@ def _event(t, game, e: dict) -> list[str]:
     elif kind == "exchanged":
         return returns(t, e["gave"]) + [t("Take {tokens}.", tokens=counted(t, e["got"]))]
     elif kind == "acquired":
-        card = card_name(t, game.cards.figurants[e["card"]])
-        return [t("Take {card}.", card=card)] + returns(t, e["paid"])
+        return [acquired_line(t, game, e)]
     elif kind == "grey_reward":
         return [t("Reward: take a grey token from beside the board.")]
     elif kind == "rolled":
@@ -186,8 +194,7 @@ def _event(t, game, e: dict) -> list[str]:
         mission = card_name(t, game.cards.missions[e["mission"]])
         return [t("Lay the mission {mission} above the board.", mission=mission)]
     elif kind == "revealed" and game.app_deck:
-        card = card_name(t, game.cards.figurants[e["card"]])
-        return [t("Lay out {card} in space {space}.", card=card, space=e["slot"] + 1)]
+        return [laid_line(t, game, e)]
     elif kind == "cycled" and e["cards"]:
         if e["what"] == "missions":
             return [t("Put the face-up missions under their deck.")]
@@ -221,8 +228,8 @@ def _took(t, e: dict) -> str:
 def _rolled(t, e: dict) -> str:
     low, high = e["range"]
     if e["found"]:
-        return t("Rolled {n} ({low}–{high}): Officer X comes!", n=e["roll"], low=low, high=high)
-    return t("Rolled {n} ({low}–{high}): no Officer X.", n=e["roll"], low=low, high=high)
+        return t("Die {n} ({low}–{high}): Officer X comes!", n=e["roll"], low=low, high=high)
+    return t("Die {n} ({low}–{high}): no Officer X.", n=e["roll"], low=low, high=high)
 
 
 def _handed(t, game, giver: int, taker: int, tokens: list[str]) -> str:

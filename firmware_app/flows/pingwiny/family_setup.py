@@ -14,7 +14,7 @@ from firmware_app.flows.shared.seats import (
 )
 from firmware_app.session import Session
 from firmware_app.ui.screens import Item, Menu
-from firmware_app.words.i18n import data_label
+from firmware_app.words.i18n import card_name, deck_sentence
 from firmware_app.words.table_text import counted, penguin_name
 from rules.catalogue.teaching import unidentified_in_play
 from rules.colours import COLOURS
@@ -184,7 +184,7 @@ def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
     label = game.cards.demo_label
     pages = []
     if label:
-        pages.append((t("Cards"), [t("Playing with the {deck}.", deck=data_label(t, label))]))
+        pages.append((t("Cards"), [deck_sentence(t, label)]))
     penguins = [
         t("{who}: {penguin}", who=player_label(app, i), penguin=penguin_name(t, game, p.penguin))
         for i, p in enumerate(s.players)
@@ -192,11 +192,11 @@ def setup_pages(app, switched: bool = False) -> list[tuple[str, list[str]]]:
     pages.append((t("Penguins"), penguins))
     first = t("{who} starts: first-player marker.", who=player_label(app, s.first))
     pages.append((t("First player"), [first]))
-    missions = [game.cards.missions[m].name for m in s.missions]
-    pages.append((t("Missions"), [t("Above the board:")] + missions))
+    missions = [card_name(t, game.cards.missions[m]) for m in s.missions]
+    pages.append((t("Missions above board"), missions))
     if game.app_deck:
         laid = [
-            t("{space}. {card}", space=i + 1, card=game.cards.figurants[c].name)
+            t("{space}. {card}", space=i + 1, card=card_name(t, game.cards.figurants[c]))
             for i, c in enumerate(s.faceup)
         ]
         pages.append((t("Figurants"), [t("Lay face up below the board:")] + laid))

@@ -27,18 +27,18 @@ from rules.errors import RulesError
 from rules.pingwiny import exchange
 
 # Headquarters first when a card can be paid, then the Gastro zone (the exchange that
-# makes a cost payable, the visit a table makes most after buying); the supply tiles
-# have their colour buttons.
+# makes a cost payable, the visit a table makes most after buying), then the Zoo gate
+# (a new row when nothing face up suits: the next most visited, benchmarks/presses.py).
 LOCATION_ORDER = (
     "hq",
     "gastro",
+    "gate",
     "chimp",
     "gorilla",
     "shop",
     "storehouse",
     "otter",
     "lemur",
-    "gate",
 )
 
 
@@ -148,11 +148,29 @@ class TurnMenu(Menu):
     def say(self, lines: list[str]) -> bool:
         """What the action just played asks of the table ("From the bag: blue, green."),
         above the next choices of the same turn when it fits ``SAID_ROWS`` rows: the
-        table reads it while choosing, so it costs no notice and no press of its own."""
-        if sum(len(self.app.wrap(line)) for line in lines) > SAID_ROWS:
+        table reads it while choosing, so it costs no notice and no press of its own.
+
+        When it does not fit, the last sentences that do stay here and the first ones
+        go on a notice over this menu, if that saves the notice a page ("Take Maurice;
+        return …" read first, then "Die 6 (1–2): no Officer X." above the choices):
+        the table still reads every sentence, in the order it happened."""
+        rows = [len(self.app.wrap(line)) for line in lines]
+        kept = len(lines)
+        while kept and sum(rows[kept - 1 :]) <= SAID_ROWS:
+            kept -= 1
+        if kept == 0:
+            self.header = list(lines)
+            return True
+        if kept == len(lines) or _pages(self.app, lines[:kept]) == _pages(self.app, lines):
             return False
-        self.header = list(lines)
+        self.header = lines[kept:]
+        self.app.notice(self.t("At the table"), lines[:kept])
         return True
+
+
+def _pages(app, lines: list[str]) -> int:
+    """The pages a notice of ``lines`` takes on the panel."""
+    return Notice(app, "", lines).pages
 
 
 def why_not_item(app, reasons: list[str]) -> Item:
@@ -346,7 +364,8 @@ def _play(app, action):
 
 
 class Headquarters(Menu):
-    """The face-up cards one can pay: cost in colour initials and points, a line each.
+    """The face-up cards one can pay: cost in colour initials and points, a line each,
+    the most points first (the card a table buys most often, benchmarks/presses.py).
 
     A colour button keeps the cards whose cost has that colour (again: all of
     them). A card payable in several ways (grey as a joker) asks how. The list
@@ -354,8 +373,9 @@ class Headquarters(Menu):
     """
 
     def __init__(self, app, actions: list, word: int) -> None:
+        figurants = app.session.game.cards.figurants
         self.by_card: dict[str, list] = {}
-        for action in actions:
+        for action in sorted(actions, key=lambda a: -(figurants[a[word]].points or 0)):
             self.by_card.setdefault(action[word], []).append(action)
         self.app, self.shown_colour = app, None
         super().__init__(app, app.t.name("hq"), self._items(None), remember=kept_for(app, "hq"))

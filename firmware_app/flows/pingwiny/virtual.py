@@ -30,6 +30,7 @@ import logging
 from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES
 from firmware_app.flows.shared.seats import player_label
 from firmware_app.ui.screens import ColourEntry, Item, Menu, Notice
+from firmware_app.words.i18n import card_name
 from firmware_app.words.table_text import counted, exchange_label
 from rules.actions import Action
 from rules.colours import COLOURS
@@ -269,7 +270,9 @@ def describe(app, action: Action) -> str:
         return t("{who}: draw 1 token from the bag.", who=who)
     if verb == "lemur":
         return t(
-            "{who}: take the mission {mission}.", who=who, mission=cards.missions[words[0]].name
+            "{who}: take the mission {mission}.",
+            who=who,
+            mission=card_name(t, cards.missions[words[0]]),
         )
     if verb == "gate":
         what = t("Figurants") if words[0] == "figurants" else t("Missions")
@@ -283,15 +286,17 @@ def describe(app, action: Action) -> str:
     if verb == "hq":
         card = cards.figurants[words[0]]
         if not known(card):
-            return t("{who} buys {card}.", who=who, card=card.name)
+            return t("{who} buys {card}.", who=who, card=card_name(t, card))
         hand = s.players[s.current].tokens
         paid = price(words[0], card.cost, tuple(words[1:]), hand)
         tokens = counted(t, [COLOURS[c] for c, n in enumerate(paid) for _ in range(n)])
-        return t("{who} buys {card}, paying {tokens}.", who=who, card=card.name, tokens=tokens)
+        return t(
+            "{who} buys {card}, paying {tokens}.", who=who, card=card_name(t, card), tokens=tokens
+        )
     if verb == "officer":
         return t("{who}: Officer X marker on the {place}.", who=who, place=t.name(words[0]))
     if verb == "use":
-        return t("{who} uses {card}.", who=who, card=cards.figurants[words[0]].name)
+        return t("{who} uses {card}.", who=who, card=card_name(t, cards.figurants[words[0]]))
     if verb == "penguin":
         return t("{who}: penguin card action.", who=who)
     if verb == "pass":
@@ -346,12 +351,12 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
         held = s.players[s.current].figurants
         n = mission.count([cards.figurants[f] for f in held])
         if not n:
-            return t("{mission}: your next cards can count for it.", mission=mission.name)
+            return t("{mission}: your next cards can count for it.", mission=card_name(t, mission))
         return t.plural(
             "{mission}: {n} of your cards counts already.",
             "{mission}: {n} of your cards count already.",
             n,
-            mission=mission.name,
+            mission=card_name(t, mission),
         )
     if verb == "gate":
         return t("New cards to choose from.")
@@ -361,8 +366,10 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
         card = cards.figurants[bought]
         worth = points(t, card.points)
         if verb == "hq":
-            return t("{card}: {points}.", card=card.name, points=worth)
-        return t("This lets you buy {card} ({points}) this turn.", card=card.name, points=worth)
+            return t("{card}: {points}.", card=card_name(t, card), points=worth)
+        return t(
+            "This lets you buy {card} ({points}) this turn.", card=card_name(t, card), points=worth
+        )
     before = s.players[s.current].tokens
     if nearer := saving_for(app, before, hand):
         return nearer
@@ -370,7 +377,7 @@ def reason(app, action: Action, plan: tuple = ()) -> str:
     if steps and _draws_tokens(steps[-1]) and short:
         return t(
             "The bag may give what {card} ({points}) still needs.",
-            card=short.name,
+            card=card_name(t, short),
             points=points(t, short.points),
         )
     return t("The best plan for this turn.")
@@ -451,10 +458,14 @@ def saving_for(app, before: tuple, after: tuple) -> str | None:
         return None
     held, cost, worth = covered(card.cost, after), sum(card.cost), points(t, card.points)
     if held == cost:
-        return t("{card} ({points}): you will hold all its tokens.", card=card.name, points=worth)
+        return t(
+            "{card} ({points}): you will hold all its tokens.",
+            card=card_name(t, card),
+            points=worth,
+        )
     return t(
         "{card} ({points}): you will hold {held} of the {cost} tokens it costs.",
-        card=card.name,
+        card=card_name(t, card),
         points=worth,
         held=held,
         cost=cost,

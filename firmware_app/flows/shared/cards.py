@@ -18,6 +18,7 @@ import logging
 
 from firmware_app.store import catalogue_files, state_check
 from firmware_app.ui.screens import Item, LetterEntry, Menu
+from firmware_app.words.i18n import card_name
 from firmware_app.words.table_text import cost_words
 from rules.catalogue.teaching import NAME_LENGTH, identified, number, numbered_name
 from rules.colours import DIFFERENT, TYPES
@@ -39,9 +40,9 @@ def reveal_items(app, actions) -> list[Item]:
     items, new = [], []
     for action in actions:
         section = "mission" if action.verb == "reveal-mission" else "figurant"
-        name = (cards.missions if section == "mission" else cards.figurants)[action[1]].name
-        if identified(section, action[1], name):
-            items.append(Item(name, lambda a=action: app.act(str(a))))
+        card = (cards.missions if section == "mission" else cards.figurants)[action[1]]
+        if identified(section, action[1], card.name):
+            items.append(Item(card_name(t, card), lambda a=action: app.act(str(a))))
         else:
             new.append(action)
     items.sort(key=lambda item: item.label.casefold())
@@ -147,7 +148,7 @@ def teach_menu(app) -> Menu:
     cards += [("figurant", c) for c in findable(box, "figurant")]
     cards += [("mission", c) for c in findable(box, "mission")]
     items = [
-        Item(card.name, lambda s=section, c=card: app.push(card_menu(app, box, s, c)))
+        Item(card_name(t, card), lambda s=section, c=card: app.push(card_menu(app, box, s, c)))
         for section, card in cards
     ]
     return Menu(app, t("Our cards"), items)
@@ -184,7 +185,7 @@ def card_menu(app, box, section: str, card) -> Menu:
                     lambda s=side, f=field, p=printed: _change(app, box, section, card, s, f, p),
                 )
             )
-    return Menu(app, card.name, items)
+    return Menu(app, card_name(t, card), items)
 
 
 def _shown(t, box, field: str, value) -> str:

@@ -13,6 +13,7 @@ no other screen, so any of them can use it without an import circle.
 
 import logging
 
+from firmware_app.store.config import MOUSE_PAWNS
 from firmware_app.ui.screens import DONE, WHEEL, Item, LetterEntry, Menu
 from firmware_app.words.table_text import penguin_label
 from rules.colours import COLOURS
@@ -23,8 +24,10 @@ REMEMBERED = 20  # names the box keeps, the latest first
 # the letter in it (red the first). Space and hyphen stay on the wheel.
 GROUPS = ("AĄBCĆ", "DEĘFG", "HIJKL", "ŁMNŃO", "ÓPQRS", "ŚTUVW", "XYZŹŻ")
 
-# Król Popiel's rulebook does not name the five pawn colours: the table picks
-# the nearest of these. Each is a message of its own ("mysz" is feminine).
+# Król Popiel's rulebook does not name the five pawn colours: the owner marks the
+# nearest of these once (``PawnPicker``, the ``pawn_colours`` setting), and each seat
+# picks from those. Each is a message of its own ("mysz" is feminine); the ids are
+# ``store.config.MOUSE_COLOURS``, which checks the setting.
 MOUSE_COLOURS = {
     "red": "Red mouse",
     "blue": "Blue mouse",
@@ -187,15 +190,78 @@ def ask_first(app, seats: list[str], hint: str, then) -> None:
 
 
 def ask_mice(app, seats: list[str], then) -> None:
-    """Each seat's mouse colour, or numbered mice: a tuple of colour ids, or None."""
+    """Each seat's mouse colour, or numbered mice: a tuple of colour ids, or None.
+
+    Each seat picks from the box's pawn colours; until the owner has marked them, the
+    first "Choose the colours" asks for them (``PawnPicker``), once."""
     t = app.t
-    choices = [(colour, t(label)) for colour, label in MOUSE_COLOURS.items()]
     title = t("{who}: mouse", who="{who}")
+
+    def each_seat(pawns: list[str]) -> None:
+        choices = [(colour, t(label)) for colour, label in MOUSE_COLOURS.items() if colour in pawns]
+        _one_each(app, seats, choices, title, then)
+
+    def colours() -> None:
+        if app.setting("pawn_colours"):
+            each_seat(app.setting("pawn_colours"))
+            return
+
+        def marked(pawns: list[str]) -> None:
+            app.pop(picker)  # BACK from the first seat leads to "Mouse colours"
+            each_seat(pawns)
+
+        picker = PawnPicker(app, marked)
+        app.push(picker)
+
     items = [
         Item(t("Numbered mice"), lambda: then(None)),
-        Item(t("Choose the colours"), lambda: _one_each(app, seats, choices, title, then)),
+        Item(t("Choose the colours"), colours),
     ]
     app.push(Menu(app, t("Mouse colours"), items))
+
+
+class PawnPicker(Menu):
+    """The colours of the box's mouse pawns, marked once: OK marks or unmarks a colour,
+    then "That is all" keeps exactly ``MOUSE_PAWNS`` of them in the ``pawn_colours``
+    setting (any other count is refused, and says so) and hands them to ``done``."""
+
+    def __init__(self, app, done) -> None:
+        self.done, self.chosen = done, set(app.setting("pawn_colours"))
+        super().__init__(app, app.t("Pawn colours"), [])
+        self.items = self._items()
+
+    def _items(self) -> list[Item]:
+        t = self.t
+        hint = t("Mark the colours of the box's {n} mouse pawns.", n=MOUSE_PAWNS)
+        items = [
+            Item(
+                ("[x] " if colour in self.chosen else "[ ] ") + t(label),
+                lambda c=colour: self._toggle(c),
+                hint,
+            )
+            for colour, label in MOUSE_COLOURS.items()
+        ]
+        return items + [Item(t("That is all"), self._finish, hint)]
+
+    def _toggle(self, colour: str) -> None:
+        self.chosen ^= {colour}
+        self.items = self._items()
+
+    def _finish(self) -> None:
+        marked = len(self.chosen)
+        if marked != MOUSE_PAWNS:
+            LOG.info("pawn colours refused: %d marked, the box has %d pawns", marked, MOUSE_PAWNS)
+            line = self.t.plural(
+                "The box has {n} mouse pawn: mark {n} colour, not {marked}.",
+                "The box has {n} mouse pawns: mark {n} colours, not {marked}.",
+                MOUSE_PAWNS,
+                marked=marked,
+            )
+            self.app.notice(self.t("Not possible"), [line])
+            return
+        pawns = [colour for colour in MOUSE_COLOURS if colour in self.chosen]
+        self.app.set_setting("pawn_colours", pawns)
+        self.done(pawns)
 
 
 def mouse_label(t, mouse: str, index: int) -> str:

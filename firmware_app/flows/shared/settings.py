@@ -30,6 +30,7 @@ def settings_menu(app) -> Menu:
     language = {"pl": "Polski", "en": "English"}
     current, contrast = app.setting("language"), app.setting("contrast")
     sleep, bag, deck = app.setting("sleep_minutes"), app.setting("bag"), app.setting("deck")
+    pawns = app.setting("pawn_colours")  # Król Popiel's mouse pawns, by colour
     items = [
         Item(
             t("Language: {value}", value=language[current]),
@@ -65,6 +66,10 @@ def settings_menu(app) -> Menu:
                 [(t(label), key) for key, label in POINTS_WHEN.items()],
             ),
         ),
+        Item(
+            t("Mouse pawns: {value}", value=t("marked") if pawns else t("not marked")),
+            lambda: _pawns(app),
+        ),
         Item(t("Our cards"), lambda: _teach(app)),
     ]
     return Menu(app, t("Settings"), items)
@@ -80,6 +85,18 @@ def rebuild_in_language(app) -> None:
 
 def _minutes(t, minutes: int) -> str:
     return t("never") if minutes == 0 else t("{n} min", n=minutes)
+
+
+def _pawns(app) -> None:
+    """The box's mouse pawn colours marked again; the menu then shows the new value."""
+    from firmware_app.flows.shared.seats import PawnPicker
+
+    def marked(pawns: list[str]) -> None:
+        app.pop()
+        app.pop()
+        app.push(settings_menu(app))
+
+    app.push(PawnPicker(app, marked))
 
 
 def _teach(app) -> None:

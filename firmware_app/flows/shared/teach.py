@@ -22,12 +22,19 @@ power cut between the two writes.
 """
 
 import logging
+import statistics
 from collections import Counter
 
 from firmware_app.flows.shared.effect_words import CHOICES, PROMPTS, effect_text
+from firmware_app.flows.shared.teach_screens import (
+    HIGHEST,
+    PointsTypeEntry,
+    StepEntry,
+    type_items,
+)
 from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry
-from firmware_app.words.i18n import Translator
+from firmware_app.words.i18n import Translator, shown_name
 from rules.catalogue import (
     NO_EFFECT,
     PARAMETERS,
@@ -44,6 +51,9 @@ from rules.pingwiny.unknowns import unknowns
 LOG = logging.getLogger("tableside.teach")
 POINTS_SETTING = "teach_points"  # "now": with the cost; "score": at the score sheet
 TOKEN_TOTAL = 104
+# Where the Officer X range starts while the box knows none: "the printed ranges are like
+# '1–2, 1–3 and so on'" (rulebook, Officer X).
+FIRST_RANGE = (1, 2)
 
 
 def ask(app) -> bool:
@@ -206,6 +216,9 @@ class CardTeacher:
             self.who = None
         self.unnamed = is_unnamed(section, card_id)  # the owner's file needs its name
         self.steps = list(fields)
+        if "points" in self.steps and "type" in self.steps:  # one screen for both
+            self.steps[self.steps.index("points")] = "points_type"
+            self.steps.remove("type")
         if "effect" in self.steps and section != "mission":  # its words, from the effect
             self.steps.append("action_text" if section == "penguin" else "text")
         self.values: dict = {}
@@ -223,9 +236,10 @@ class CardTeacher:
 
     def _title(self) -> str:
         """The card, under the name of the player who revealed it."""
+        name = shown_name(self.t, self.card_id, self.name)
         if self.who is None:
-            return self.name
-        return self.t("{who}: {card}", who=self.who, card=self.name)
+            return name
+        return self.t("{who}: {card}", who=self.who, card=name)
 
     def _step(self, index: int) -> None:
         if index == len(self.steps):
@@ -240,13 +254,38 @@ class CardTeacher:
         getattr(self, f"_ask_{field}")(lambda value: self._accept(index, field, value))
 
     def _accept(self, index: int, field: str, value) -> None:
-        found = refusal(self.section, field, _raw(field, value))
-        if found is not None:
-            key, params = found
-            self.app.notice(self.t("Not possible"), [self.t(REFUSALS[key], **params)])
-            return
-        self.values[field] = value
+        taught = {field: value}
+        if field == "points_type":
+            taught = {"points": value[0], "type": value[1]}
+        for name, one in taught.items():
+            found = refusal(self.section, name, _raw(name, one))
+            if found is not None:
+                key, params = found
+                self.app.notice(self.t("Not possible"), [self.t(REFUSALS[key], **params)])
+                return
+        self.values.update(taught)
         self._step(index + 1)
+
+    def known(self, section: str, field: str) -> list:
+        """The values of ``field`` this box already knows (printed, or taught so far) on
+        the side being taught, other cards' only: where a question's answer starts."""
+        if self.in_game:
+            game = self.app.session.game
+            cards = game.cards.missions if section == "mission" else game.cards.figurants
+            values = [
+                getattr(card, field, None) for key, card in cards.items() if key != self.card_id
+            ]
+        else:
+            cards = self.box.missions if section == "mission" else self.box.figurants
+            sides = [getattr(card, self.side) for card in cards if card.id != self.card_id]
+            values = [getattr(side, field, None) for side in sides if side is not None]
+        return [value for value in values if value is not None]
+
+    def _usual_points(self) -> int:
+        """Where the points start: the median of the points this box knows on this side
+        (never guessed from the cost just entered), else 1."""
+        known = self.known("figurant", "points")
+        return statistics.median_low(known) if known else 1
 
     def _ask_cost(self, done) -> None:
         t = self.t
@@ -257,11 +296,20 @@ class CardTeacher:
         self._push(CostEntry(self.app, self._title(), t("Cost: press each token"), counted))
 
     def _ask_points(self, done) -> None:
-        self._push(NumberEntry(self.app, self._title(), self.t("Points:"), done, value=1))
+        value = self._usual_points()
+        self._push(NumberEntry(self.app, self._title(), self.t("Points:"), done, value=value))
+
+    def _ask_points_type(self, done) -> None:
+        def finished(points: int, kind: str) -> None:
+            done((points, kind))
+
+        self._push(
+            PointsTypeEntry(self.app, self._title(), self._usual_points(), finished, self._ask_type)
+        )
 
     def _ask_type(self, done) -> None:
         t = self.t
-        items = [Item(t(kind), lambda k=kind: done(k)) for kind in TYPES]
+        items = type_items(self.app, done)
         if self.section == "mission":
             items += [
                 Item(t("Several types"), lambda: self._push(TypePicker(self.app, done))),
@@ -278,20 +326,17 @@ class CardTeacher:
         return getattr(self.box.mission(self.card_id), self.side).type
 
     def _ask_officer_x(self, done) -> None:
+        """The range as one choice of the die's 21 ("1–2", "1–3" …), starting on the one
+        this box knows most often (else the rulebook's first example)."""
         t = self.t
-
-        def low(first: int) -> None:
-            self._push(
-                NumberEntry(
-                    self.app,
-                    self._title(),
-                    t("Officer X: up to"),
-                    lambda last: done((first, last)),
-                    value=first,
-                )
-            )
-
-        self._push(NumberEntry(self.app, self._title(), t("Officer X: from"), low, value=1))
+        ranges = [(low, high) for low in range(1, 7) for high in range(low, 7)]
+        known = Counter(tuple(r) for r in self.known("figurant", "officer_x"))
+        usual = known.most_common(1)[0][0] if known else FIRST_RANGE
+        items = [Item(f"{low}–{high}", lambda r=(low, high): done(r)) for low, high in ranges]
+        title = t("{card}: {question}", card=self._title(), question=t("Officer X range"))
+        menu = Menu(self.app, title, items)
+        menu.cursor = ranges.index(usual)
+        self._push(menu)
 
     def _ask_effect(self, done) -> None:
         EffectChooser(self, done).start()
@@ -399,82 +444,132 @@ class EffectChooser:
         t, app = self.t, self.teacher.app
         prompt = t(PROMPTS[name])
         if kind == "number":
+            value = self._usual(name)
             self.teacher._push(
-                NumberEntry(app, self.teacher._title(), prompt, then, value=1, low=1)
+                NumberEntry(app, self.teacher._title(), prompt, then, value=value, low=1)
             )
             return
-        if kind in ("bag colour", "board colour"):
+        if kind in ("bag colour", "board colour"):  # a colour's own button picks it
             options = BAG_COLOURS if kind == "bag colour" else BOARD_COLOURS
-            items = [Item(t.name(c), lambda c=c: then(c)) for c in options]
+            items = [Item(t.name(c), lambda c=c: then(c), colour=c) for c in options]
         elif kind == "type":
-            items = [Item(t(k), lambda k=k: then(k)) for k in TYPES]
+            items = type_items(app, then)
         else:  # card, cards: one figurant, of those the table can find by name
             one = kind == "card"
             items = [
-                Item(label, lambda c=card: then(c if one else (c,)))
+                Item(shown_name(t, card, label), lambda c=card: then(c if one else (c,)))
                 for card, label in self.teacher.names.items()
                 if card != self.teacher.card_id and identified("figurant", card, label)
             ]
         title = t("{card}: {question}", card=self.teacher._title(), question=prompt)
         self.teacher._push(Menu(app, title, items))
 
+    def _usual(self, name: str) -> int:
+        """Where a number starts: the median of that number in the effects this box knows
+        on this side (a card's "2 tokens" suggests the next card's), else 1."""
+        known = [
+            value
+            for effect in self.teacher.known("figurant", "effect")
+            for key, value in effect.params
+            if key == name and isinstance(value, int)
+        ]
+        return statistics.median_low(known) if known else 1
+
 
 class ScoringEntry:
-    """A mission's steps: at least how many cards, and the points; then another step?"""
+    """A mission's steps: at least how many cards (or types), and the points.
+
+    Each step starts where the last one points: as far again as the last rise
+    (2 → 4 cards, 1 → 3 points suggests 6 cards, 5 points), or one card and one
+    point more after the first step; the first starts at the median first step
+    of the missions this box knows, else at 1 card, 1 point. On 11 buttons a
+    step is one screen (``StepEntry``); on 4 its count, its points, then "That
+    is all" or "Another step", the cursor on "Another step" while the mission
+    has fewer steps than this box's missions usually have.
+    """
 
     def __init__(self, teacher: CardTeacher, done) -> None:
         self.teacher, self.done, self.t = teacher, done, teacher.t
         self.steps: list[tuple[int, int]] = []
+        self.known = [tuple(map(tuple, s)) for s in teacher.known("mission", "scoring") if s]
 
     def start(self) -> None:
-        self._count()
+        self._ask(1)
 
-    def _count(self) -> None:
-        t, n = self.t, len(self.steps) + 1
-        start = self.steps[-1][0] + 1 if self.steps else 1
-        if self.teacher.counts() == DIFFERENT:
+    def _guess(self, n: int) -> tuple[int, int]:
+        """Where step ``n`` starts, from the steps before it."""
+        if n == 1:
+            firsts = [steps[0] for steps in self.known] or [(1, 1)]
+            counts, points = zip(*firsts, strict=True)
+            return statistics.median_low(counts), statistics.median_low(points)
+        count, points = self.steps[n - 2]
+        rise = (count - self.steps[n - 3][0], points - self.steps[n - 3][1]) if n > 2 else (1, 1)
+        return min(HIGHEST, count + max(1, rise[0])), min(HIGHEST, points + max(1, rise[1]))
+
+    def _ask(self, n: int) -> None:
+        teacher, t = self.teacher, self.t
+        count, points = self._guess(n)
+        types = teacher.counts() == DIFFERENT
+        if teacher.app.has_colour_buttons:
+
+            def kept(count: int, points: int, last: bool) -> None:
+                self._kept(n, count, points, last)
+
+            teacher._push(StepEntry(teacher.app, teacher._title(), n, count, points, types, kept))
+            return
+        if types:
             prompt = t("Step {n}: how many types?", n=n)
         else:
             prompt = t("Step {n}: how many cards?", n=n)
-        self.teacher._push(
-            NumberEntry(
-                self.teacher.app,
-                self.teacher._title(),
-                prompt,
-                self._points,
-                value=start,
-                low=1,
+
+        def counted(count: int) -> None:
+            teacher._push(
+                NumberEntry(
+                    teacher.app,
+                    teacher._title(),
+                    t("Step {n}: points", n=n),
+                    lambda points: self._kept(n, count, points, None),
+                    value=points,
+                    low=1,
+                )
             )
+
+        teacher._push(
+            NumberEntry(teacher.app, teacher._title(), prompt, counted, value=count, low=1)
         )
 
-    def _points(self, count: int) -> None:
-        t, n = self.t, len(self.steps) + 1
-        self.teacher._push(
-            NumberEntry(
-                self.teacher.app,
-                self.teacher._title(),
-                t("Step {n}: points", n=n),
-                lambda points: self._more(count, points),
-                value=1,
-            )
-        )
-
-    def _more(self, count: int, points: int) -> None:
+    def _kept(self, n: int, count: int, points: int, last: bool | None) -> None:
+        """Step ``n`` entered (an earlier screen reopened by BACK replaces the steps from
+        it on); ``last``: whether it was the last, ``None``: ask."""
         t = self.t
-        steps = [*map(list, self.steps), [count, points]]
-        found = refusal("mission", "scoring", steps, counts=self.teacher.counts())
+        steps = [*self.steps[: n - 1], (count, points)]
+        found = refusal(
+            "mission", "scoring", [list(s) for s in steps], counts=self.teacher.counts()
+        )
         if found is not None:
             key, params = found
             self.teacher.app.notice(t("Not possible"), [t(REFUSALS[key], **params)])
             return
-        self.steps.append((count, points))
+        self.steps = steps
+        if last is None:
+            self._ask_more(n)
+        elif last:
+            self.done(tuple(steps))
+        else:
+            self._ask(n + 1)
+
+    def _ask_more(self, n: int) -> None:
+        """4 buttons: "That is all" or "Another step" after step ``n``."""
+        t = self.t
         items = [
             Item(t("That is all"), lambda: self.done(tuple(self.steps))),
-            Item(t("Another step"), self._count),
+            Item(t("Another step"), lambda: self._ask(n + 1)),
         ]
-        steps = t("Steps: {n}", n=len(self.steps))
-        title = t("{card}: {question}", card=self.teacher._title(), question=steps)
-        self.teacher._push(Menu(self.teacher.app, title, items))
+        title = t("{card}: {question}", card=self.teacher._title(), question=t("Steps: {n}", n=n))
+        menu = Menu(self.teacher.app, title, items)
+        usual = statistics.median_low(len(s) for s in self.known) if self.known else 0
+        menu.cursor = 1 if n < usual else 0
+        self.teacher._push(menu)
 
 
 def _raw(field: str, value):
