@@ -52,7 +52,7 @@ KEY_FOR = {
 # From the start screen to the first turn of a 2-player game on the demo deck.
 # The demo deck, then the seats (names, penguins, first player, virtual players), the
 # setup pages (a notice of several pages takes an OK a page).
-NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 9
+NEW_DEMO_GAME = ["\n"] * 6 + [curses.KEY_DOWN] + ["\n"] + ["\n"] * 4 + ["\n"] * 8
 
 
 # ------------------------------------------------------------------- keys
