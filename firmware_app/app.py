@@ -280,9 +280,9 @@ class App:
             self.notice(self.t("At the table"), lines)
 
     def hint(self) -> None:
-        """The normal level's move for the player to move (``flows.virtual``, which
+        """The normal level's move for the player to move (``flows.pingwiny.hint``, which
         imports the turn screens: reached from here, the flows import no circle)."""
-        from firmware_app.flows.pingwiny.virtual import hint
+        from firmware_app.flows.pingwiny.hint import hint
 
         hint(self)
 

@@ -227,7 +227,8 @@ def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
 def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, variant, language):
     """The step and hint lines for every legal action where a player chooses, including
     the moves that name no spot (``move hq``, which once broke the hint) and blockades."""
-    from firmware_app.flows.pingwiny.virtual import describe, reason
+    from firmware_app.flows.pingwiny.hint import reason
+    from firmware_app.flows.pingwiny.virtual import describe
     from rules.players import decides
     from tests.test_plain_words import notation
     from tests.test_thinking import on_the_panel

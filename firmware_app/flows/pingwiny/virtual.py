@@ -1,4 +1,4 @@
-"""Virtual players on the panel: the seats the box plays, the steps it asks of the table, hints.
+"""Virtual players on the panel: the seats the box plays, the steps it asks of the table.
 
 At setup each seat may be given to a virtual player at a level (easy,
 normal, strong); ``Options.virtual`` keeps the choice, so the game record
@@ -18,11 +18,7 @@ played). On the box it thinks under a "Thinking…" screen, and a clock caps
 it (``THINKING_CAP``) should the box be slower than its budget assumes;
 without a thinking clock (tests, the demo) the node budget alone bounds it.
 
-The hint is the normal level's move for the player to move, with what it
-asks of the table (the colours of an exchange, the card and how it is paid)
-and one sentence of why. It promises only what the table can surely carry
-out this turn: the rest of the turn the search plans is followed up to the
-first draw from the bag, a deck or the die, whose outcome nobody knows yet.
+The hint, the same search for the player to move, is ``flows.pingwiny.hint``.
 """
 
 import logging
@@ -38,8 +34,6 @@ from rules.pingwiny.advanced_locations import SUPPLY
 from rules.pingwiny.options import LEVELS
 from rules.pingwiny.payments import price
 from rules.players import Choice, choose, decides, move_seed, table_actions
-from rules.players.evaluation import covered
-from rules.players.sampling import DECKS, app_random, sample
 
 LOG = logging.getLogger("tableside.virtual")
 LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
@@ -48,7 +42,6 @@ LEVEL_LABELS = {"easy": "Easy", "normal": "Normal", "strong": "Strong"}
 # (docs/virtual-players.md, "The box's budgets"), so a slow or busy box waits no longer.
 THINKING_CAP = {"normal": 3.0, "strong": 8.0}
 LEAST_THINKING = 0.2  # seconds a move may always think, however long its turn has thought
-HINT_LEVEL = "normal"
 
 # ------------------------------------------------------------------ setup
 
@@ -304,128 +297,6 @@ def describe(app, action: Action) -> str:
     return f"{who}: {action}"
 
 
-# ------------------------------------------------------------------- hint
-
-
-def hint(app) -> None:
-    """The normal level's move for the player to move, what it asks, and why in a line."""
-    t, session = app.t, app.session
-    if decides(session.game, session.state) is None:
-        app.notice(t("Hint"), [t("Nothing to choose now.")])
-        return
-
-    def shown() -> Notice:
-        choice = think(app, HINT_LEVEL, turn=False)
-        lines = [to_do(app, choice.action, choice.plan), reason(app, choice.action, choice.plan)]
-        return Notice(app, t("Hint"), lines)
-
-    app.push(shown() if app.think_clock is None else Thinking(app, t("Hint"), shown))
-
-
-def to_do(app, action: Action, plan: tuple = ()) -> str:
-    """The move in words; a move to the Gastro zone with the exchanges the turn makes there."""
-    t = app.t
-    if action.verb != "gastro":
-        return describe(app, action)
-    steps, _ = sure_plan(app, plan or (action,))
-    exchanges = [words[0] for verb, words in map(_words, steps[1:]) if verb == "exchange"]
-    if not exchanges:
-        return describe(app, action)
-    return t(
-        "{who}: exchange at the {place}: {exchanges}.",
-        who=player_label(app, app.session.state.current),
-        place=t.name("gastro"),
-        exchanges="; ".join(exchange_label(t, e) for e in exchanges),
-    )
-
-
-def reason(app, action: Action, plan: tuple = ()) -> str:
-    """Why the move is good, in one sentence: the card it buys, the card the rest of the
-    turn surely buys, the card its tokens bring nearer, or what a draw from the bag may
-    give; ``plan`` is the move and the rest of the turn as the search expects it."""
-    t, game, s = app.t, app.session.game, app.session.state
-    cards = game.cards
-    verb, words = _words(action)
-    if verb == "lemur":
-        mission = cards.missions[words[0]]
-        held = s.players[s.current].figurants
-        n = mission.count([cards.figurants[f] for f in held])
-        if not n:
-            return t("{mission}: your next cards can count for it.", mission=card_name(t, mission))
-        return t.plural(
-            "{mission}: {n} of your cards counts already.",
-            "{mission}: {n} of your cards count already.",
-            n,
-            mission=card_name(t, mission),
-        )
-    if verb == "gate":
-        return t("New cards to choose from.")
-    steps, hand = sure_plan(app, plan or (action,))
-    bought = next((words[0] for verb, words in map(_words, steps) if verb == "hq"), None)
-    if bought and known(cards.figurants[bought]):
-        card = cards.figurants[bought]
-        worth = points(t, card.points)
-        if verb == "hq":
-            return t("{card}: {points}.", card=card_name(t, card), points=worth)
-        return t(
-            "This lets you buy {card} ({points}) this turn.", card=card_name(t, card), points=worth
-        )
-    before = s.players[s.current].tokens
-    if nearer := saving_for(app, before, hand):
-        return nearer
-    short = _nearest(app, hand, lambda card: covered(card.cost, hand) < sum(card.cost))
-    if steps and _draws_tokens(steps[-1]) and short:
-        return t(
-            "The bag may give what {card} ({points}) still needs.",
-            card=card_name(t, short),
-            points=points(t, short.points),
-        )
-    return t("The best plan for this turn.")
-
-
-def sure_plan(app, plan: tuple) -> tuple[tuple, tuple]:
-    """The steps of ``plan`` the table can surely carry out this turn, and the hand after
-    them. They are followed in a world sampled as the search samples them (the hidden deck
-    order and draws unread), while the player is still to move, up to and including the
-    first step that draws from the bag, a deck or the die: what follows depends on the
-    draw. The hand is the one before it. (The family search plans the others' next turns
-    too: those steps are never this player's.)"""
-    session = app.session
-    game, state = session.game, session.state
-    sim = app_random(game)
-    world = sample(state, move_seed(game.options.seed, len(session.states)), game)
-    me = state.current
-    hand, steps = world.players[me].tokens, []
-    for action in plan:
-        if world.current != me or action not in sim.legal_actions(world):
-            break
-        hidden = _hidden(world)
-        world, _ = sim.apply(world, action)
-        steps.append(action)
-        if _hidden(world) != hidden:
-            break
-        hand = world.players[me].tokens
-    return tuple(steps), hand
-
-
-def _hidden(world) -> tuple:
-    """What nobody at the table knows yet: the random source and the decks' order."""
-    return (world.rng, *(getattr(world, deck, None) for deck in DECKS))
-
-
-def _draws_tokens(action: Action) -> bool:
-    """A draw from the bag: the advanced rummage, the family Otter visit (an advanced
-    ``otter`` move names the place it goes to)."""
-    verb, words = _words(action)
-    return verb == "rummage" or (verb == "otter" and not words)
-
-
-def _words(action: Action) -> tuple[str, tuple]:
-    """The verb and its words, the family's ``visit`` left out: ``hq``, ``(becky, ...)``."""
-    words = action[1:] if action.verb == "visit" else action[:]
-    return words[0], tuple(words[1:])
-
-
 def known(card) -> bool:
     """A card whose cost and points the table has taught (a printed box teaches them in play)."""
     return None not in (card.cost, card.points)
@@ -434,39 +305,3 @@ def known(card) -> bool:
 def points(t, n: int) -> str:
     """``3 points`` in the screen's language."""
     return t.plural("{n} point", "{n} points", n)
-
-
-def _nearest(app, hand: tuple, keep):
-    """Of the face-up cards (cost and points known) that ``keep`` accepts, the one ``hand``
-    pays the largest share of, the more points first among equals; None if there is none."""
-    game, s = app.session.game, app.session.state
-    figurants = game.cards.figurants
-    wanted = [figurants[c] for c in s.faceup if c and known(figurants[c])]
-
-    def nearness(card) -> tuple:
-        return covered(card.cost, hand) / sum(card.cost), card.points
-
-    return max(filter(keep, wanted), key=nearness, default=None)
-
-
-def saving_for(app, before: tuple, after: tuple) -> str | None:
-    """The face-up card the tokens gained bring nearest, and how near: "Becky (3 points):
-    you will hold 4 of the 5 tokens it costs"; None when the hand comes no nearer to any."""
-    t = app.t
-    card = _nearest(app, after, lambda card: covered(card.cost, after) > covered(card.cost, before))
-    if card is None:
-        return None
-    held, cost, worth = covered(card.cost, after), sum(card.cost), points(t, card.points)
-    if held == cost:
-        return t(
-            "{card} ({points}): you will hold all its tokens.",
-            card=card_name(t, card),
-            points=worth,
-        )
-    return t(
-        "{card} ({points}): you will hold {held} of the {cost} tokens it costs.",
-        card=card_name(t, card),
-        points=worth,
-        held=held,
-        cost=cost,
-    )
