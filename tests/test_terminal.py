@@ -532,3 +532,21 @@ def test_sim_takes_the_button_set_of_4_or_of_a_configuration(tmp_path):
     assert buttons("--config", str(config)) == FOUR
     with pytest.raises(SystemExit):  # one or the other
         buttons("--buttons", "4", "--config", str(config))
+
+
+def test_the_status_line_keeps_its_words_when_another_game_is_opened(typist):
+    """The line says the last action in words worded when it was played: once the app
+    holds a game of another kind, whose screens cannot word it, it still reads the same."""
+    from firmware_app.session import Session
+    from firmware_app.store import catalogue_files
+    from rules.popiel.game import PopielOptions
+
+    typist.type(*NEW_DEMO_GAME, "\n")  # the draw: the line says it
+    said = typist.sim.view().log
+    options = PopielOptions(players=("mouse-1", "mouse-2"), seed=1)
+    box = catalogue_files.load_popiel(True)
+    app = typist.app
+    app.session = Session.start(app.journal, options, box, now=0.0, game=("popiel", "standard"))
+    app.show_game()
+    typist.tick()
+    assert typist.sim.view().log == said

@@ -200,9 +200,12 @@ class StatusLine:
         return self._said(self.app.t)
 
     def _played(self, session):
+        """The action just played, in words worded now: later the app may hold another
+        game, whose screens cannot word this one's actions."""
         notation = self.app.journal.record(session.game_id)["actions"][-1]
         before, describe = session.states[-2], GAMES[session.key].describe
-        return lambda t: describe(self.app, before, notation)
+        words = describe(self.app, before, notation)
+        return lambda t: words
 
 
 class Simulator:

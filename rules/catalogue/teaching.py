@@ -119,20 +119,49 @@ def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
 
 def demo_without(demo: dict[str, Any], owners: list[dict[str, Any]]) -> dict[str, Any]:
     """The demo overlay without its stand-ins ("demo-30") for the unnamed cards an owner's
-    file holds as itself ("figurant-30"), so the box keeps its 42 figurants."""
+    file holds as itself ("figurant-30"), so the box keeps its 42 figurants; a demo card's
+    effect that named a stand-in names the owner's card in its place."""
     numbers = {
-        card["id"].rpartition("-")[2]
+        number(card["id"])
         for raw in owners
         for section in ("figurant", "mission")
         for card in raw.get(section, [])
         if is_unnamed(section, card.get("id", ""))
     }
     return {
-        key: [c for c in value if c.get("id", "").removeprefix("demo-") not in numbers]
+        key: [
+            _in_place(c, numbers)
+            for c in value
+            if c.get("id", "").removeprefix("demo-") not in numbers
+        ]
         if key in ("figurant", "mission")
         else value
         for key, value in demo.items()
     }
+
+
+def _in_place(card: dict[str, Any], numbers: set[str]) -> dict[str, Any]:
+    """``card`` with each effect's "card" or "cards" naming a stand-in the owner's file
+    replaces ("demo-30") naming the owner's card instead ("figurant-30")."""
+
+    def named(card_id):
+        taken = isinstance(card_id, str) and card_id.removeprefix("demo-") in numbers
+        return "figurant-" + number(card_id) if taken and card_id.startswith("demo-") else card_id
+
+    sides = {}
+    for side in ("family", "advanced"):
+        effect = card.get(side, {}).get("effect") if isinstance(card.get(side), dict) else None
+        if isinstance(effect, dict):
+            effect = {
+                k: [named(c) for c in v]
+                if k == "cards" and isinstance(v, list)
+                else named(v)
+                if k == "card"
+                else v
+                for k, v in effect.items()
+            }
+            sides[side] = {**card[side], "effect": effect}
+    return {**card, **sides}
 
 
 def is_unnamed(section: str, card_id: str) -> bool:
