@@ -104,3 +104,29 @@ def test_lines_that_take_as_many_pages_split_or_not_stay_on_one_notice(tmp_path)
     lines = [f"Sentence number {n} for the table." for n in range(4)]
     assert not menu.say(lines)  # the caller's notice: splitting would save no page
     assert app.top is menu and menu.header == []
+
+
+def test_a_rummage_as_the_last_action_is_not_called_the_end_of_turn_draw(tmp_path):
+    """The fourth action rummages (a draw), then the turn's end draws two: only the second
+    is the end of the turn's draw."""
+    from firmware_app.flows.pingwiny.advanced_table import event_lines
+
+    journal = Journal(tmp_path / "advanced.sqlite")
+    app = App(journal, language="en")
+    game = Session.start(
+        journal,
+        Options(players=2, seed=1),
+        app.catalogue(demo=True),
+        now=0.0,
+        game=("pingwiny", "advanced"),
+    ).game
+    events = [
+        {"event": "drew", "player": 0, "tokens": ["white"]},
+        {"event": "drew", "player": 0, "tokens": ["red", "yellow"]},
+        {"event": "turn", "player": 1},
+    ]
+    lines = event_lines(app.t, game, events)
+    assert lines[0] == "From the bag: white."
+    assert "End of turn: draw 2 — red, yellow." in lines
+    assert sum(line.startswith("End of turn") for line in lines) == 1
+    journal.close()

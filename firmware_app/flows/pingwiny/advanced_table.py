@@ -121,8 +121,7 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
     lines: list[str] = []
     row = new_row(t, game, events) if cycles(events) else ""
     for i, e in enumerate(events):
-        ends_turn = any(later["event"] == "turn" for later in events[i:])
-        if e["event"] == "drew" and ends_turn and game.app_bag and e["tokens"]:
+        if e["event"] == "drew" and _end_draw_at(events, i) and game.app_bag and e["tokens"]:
             lines.append(_end_draw(t, e["tokens"]))
         elif row and e["event"] == "revealed":
             continue  # said in the row's sentence
@@ -131,6 +130,17 @@ def event_lines(t, game, events: list[dict]) -> list[str]:
         else:
             lines += _event(t, game, e)
     return lines
+
+
+def _end_draw_at(events: list[dict], i: int) -> bool:
+    """Whether the draw ``events[i]`` is the end of the turn's: the last draw before the
+    turn passes (a rummage, the turn's last action, draws just before it)."""
+    for later in events[i + 1 :]:
+        if later["event"] == "turn":
+            return True
+        if later["event"] == "drew":
+            return False
+    return False
 
 
 def _end_draw(t, tokens: list[str]) -> str:
