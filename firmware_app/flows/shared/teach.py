@@ -293,7 +293,11 @@ class CardTeacher:
         def counted(colours: list[str]) -> None:
             done(dict(Counter(colours)))
 
-        self._push(CostEntry(self.app, self._title(), t("Cost: press each token"), counted))
+        if self.app.has_colour_buttons:
+            prompt = t("Cost: press each token")
+        else:  # no token buttons: each token is picked from the list
+            prompt = t("Cost: choose each token")
+        self._push(CostEntry(self.app, self._title(), prompt, counted))
 
     def _ask_points(self, done) -> None:
         value = self._usual_points()
