@@ -158,6 +158,37 @@ class Menu(Screen):
                 return
 
 
+class Marks(Menu):
+    """A list whose lines OK marks or unmarks ("[x] bird"), then "That is all" hands the
+    keys marked, in the list's order, to ``finish`` (which may refuse them and say why)."""
+
+    def __init__(
+        self, app, title: str, choices: list[tuple[str, str]], finish, detail="", marked=()
+    ):
+        self.choices, self.finish, self.detail = choices, finish, detail
+        self.chosen = set(marked)
+        super().__init__(app, title, [])
+        self.items = self._items()
+
+    def _items(self) -> list[Item]:
+        items = [
+            Item(
+                ("[x] " if key in self.chosen else "[ ] ") + label,
+                lambda k=key: self._toggle(k),
+                self.detail,
+            )
+            for key, label in self.choices
+        ]
+        return items + [Item(self.t("That is all"), self._done, self.detail)]
+
+    def _toggle(self, key: str) -> None:
+        self.chosen ^= {key}
+        self.items = self._items()
+
+    def _done(self) -> None:
+        self.finish([key for key, _ in self.choices if key in self.chosen])
+
+
 class Notice(Screen):
     """Text to read, a page at a time; OK turns the page and closes on the last one.
 

@@ -14,7 +14,7 @@ no other screen, so any of them can use it without an import circle.
 import logging
 
 from firmware_app.store.config import MOUSE_PAWNS
-from firmware_app.ui.screens import DONE, WHEEL, Item, LetterEntry, Menu
+from firmware_app.ui.screens import DONE, WHEEL, Item, LetterEntry, Marks, Menu
 from firmware_app.words.table_text import penguin_label
 from rules.colours import COLOURS
 
@@ -220,36 +220,21 @@ def ask_mice(app, seats: list[str], then) -> None:
     app.push(Menu(app, t("Mouse colours"), items))
 
 
-class PawnPicker(Menu):
+class PawnPicker(Marks):
     """The colours of the box's mouse pawns, marked once: OK marks or unmarks a colour,
     then "That is all" keeps exactly ``MOUSE_PAWNS`` of them in the ``pawn_colours``
     setting (any other count is refused, and says so) and hands them to ``done``."""
 
     def __init__(self, app, done) -> None:
-        self.done, self.chosen = done, set(app.setting("pawn_colours"))
-        super().__init__(app, app.t("Pawn colours"), [])
-        self.items = self._items()
-
-    def _items(self) -> list[Item]:
-        t = self.t
+        t, self.done = app.t, done
+        choices = [(colour, t(label)) for colour, label in MOUSE_COLOURS.items()]
         hint = t("Mark the colours of the box's {n} mouse pawns.", n=MOUSE_PAWNS)
-        items = [
-            Item(
-                ("[x] " if colour in self.chosen else "[ ] ") + t(label),
-                lambda c=colour: self._toggle(c),
-                hint,
-            )
-            for colour, label in MOUSE_COLOURS.items()
-        ]
-        return items + [Item(t("That is all"), self._finish, hint)]
+        marked = app.setting("pawn_colours")
+        super().__init__(app, t("Pawn colours"), choices, self._chosen, hint, marked)
 
-    def _toggle(self, colour: str) -> None:
-        self.chosen ^= {colour}
-        self.items = self._items()
-
-    def _finish(self) -> None:
-        marked = len(self.chosen)
-        if marked != MOUSE_PAWNS:
+    def _chosen(self, pawns: list[str]) -> None:
+        if len(pawns) != MOUSE_PAWNS:
+            marked = len(pawns)
             LOG.info("pawn colours refused: %d marked, the box has %d pawns", marked, MOUSE_PAWNS)
             line = self.t.plural(
                 "The box has {n} mouse pawn: mark {n} colour, not {marked}.",
@@ -259,7 +244,6 @@ class PawnPicker(Menu):
             )
             self.app.notice(self.t("Not possible"), [line])
             return
-        pawns = [colour for colour in MOUSE_COLOURS if colour in self.chosen]
         self.app.set_setting("pawn_colours", pawns)
         self.done(pawns)
 

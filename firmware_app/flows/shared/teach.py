@@ -33,7 +33,7 @@ from firmware_app.flows.shared.teach_screens import (
     type_items,
 )
 from firmware_app.store import catalogue_files
-from firmware_app.ui.screens import ColourEntry, Item, Menu, NumberEntry
+from firmware_app.ui.screens import ColourEntry, Item, Marks, Menu, NumberEntry
 from firmware_app.words.i18n import Translator, shown_name
 from rules.catalogue import (
     NO_EFFECT,
@@ -388,32 +388,19 @@ class CardTeacher:
         ]
 
 
-class TypePicker(Menu):
+class TypePicker(Marks):
     """A mission counting several types: OK marks or unmarks a type, then "That is all"."""
 
     def __init__(self, app, done) -> None:
-        self.done, self.chosen = done, set()
-        super().__init__(app, app.t("Which types count?"), [])
-        self.items = self._items()
+        self.done = done
+        choices = [(kind, app.t(kind)) for kind in TYPES]
+        super().__init__(app, app.t("Which types count?"), choices, self._chosen)
 
-    def _items(self) -> list[Item]:
-        t = self.t
-        marks = [("[x] " if kind in self.chosen else "[ ] ") + t(kind) for kind in TYPES]
-        items = [
-            Item(mark, lambda k=kind: self._toggle(k))
-            for mark, kind in zip(marks, TYPES, strict=True)
-        ]
-        return items + [Item(t("That is all"), self._finish)]
-
-    def _toggle(self, kind: str) -> None:
-        self.chosen ^= {kind}
-        self.items = self._items()
-
-    def _finish(self) -> None:
-        if len(self.chosen) < 2:
+    def _chosen(self, kinds: list[str]) -> None:
+        if len(kinds) < 2:
             self.app.notice(self.t("Not possible"), [self.t("Mark two types or more.")])
             return
-        self.done(tuple(kind for kind in TYPES if kind in self.chosen))
+        self.done(tuple(kinds))
 
 
 class EffectChooser:
