@@ -29,9 +29,12 @@ def below(state: int, n: int) -> tuple[int, int]:
     """A uniform integer in ``range(n)``, by rejection so no value is favoured."""
     limit = (1 << 64) - (1 << 64) % n
     while True:
-        state, value = next_u64(state)
-        if value < limit:
-            return state, value % n
+        state = (state + GOLDEN) & MASK  # ``next_u64``, written out: a draw is a busy step
+        z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        z ^= z >> 31
+        if z < limit:
+            return state, z % n
 
 
 def shuffled(state: int, items: tuple) -> tuple[int, tuple]:

@@ -76,7 +76,10 @@ PARSED = {notation(give, get): (give, get) for give, get in LINES}
 
 def line_of(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The (give, get) of an exchange written in notation; refuses what the table lacks."""
-    line = PARSED.get(text) or parse(text)
+    line = PARSED.get(text)
+    if line is not None:
+        return line  # the table's own notation: a line of the table, none for a grey
+    line = parse(text)
     if line is None:
         raise MalformedAction("action.bad_exchange", exchange=text)
     if GREY in line[1]:

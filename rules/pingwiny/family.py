@@ -12,6 +12,7 @@ tests named there hold them.
 """
 
 from itertools import combinations_with_replacement
+from operator import add as add_counts
 
 from rules import rng
 from rules.actions import Action, arity, colour_word, dispatch, listed
@@ -27,7 +28,6 @@ from rules.pingwiny.state import NO_TOKENS, Player, State, add, set_player
 from rules.pingwiny.unknowns import check_scorable
 
 SUPPLY = {"chimp": BLUE, "gorilla": RED, "shop": YELLOW, "storehouse": GREEN}
-LOCATIONS = ("chimp", "gorilla", "shop", "storehouse", "otter", "lemur", "gate", "gastro", "hq")
 SETUP_TOKENS = 5
 TURN_TOKENS = 2
 VISITS = 2
@@ -41,6 +41,8 @@ class FamilyGame:
     def __init__(self, catalogue, options: Options) -> None:
         self.options = options
         self.cards = family_table(catalogue, options.short)
+        # Each card's cost by its id, looked up for every face-up card at every step.
+        self._costs = {card: figurant.cost for card, figurant in self.cards.figurants.items()}
         self.n = options.players
         self.app_bag = options.bag == "app"
         self.app_deck = options.deck == "app"
@@ -101,9 +103,9 @@ class FamilyGame:
                 acts += [Action("visit", "otter", COLOURS[c]) for c in range(7) if s.bag[c]]
         acts += [listed("visit", "lemur", m) for m in s.missions]
         later = _legal_exchanges(s, hand)
-        figurants = self.cards.figurants
+        costs = self._costs
         for card in s.faceup:
-            cost = None if card is None else figurants[card].cost
+            cost = costs.get(card)  # None for an empty space, or a cost the table has not told
             if cost is not None:
                 for words in payments(cost, hand):
                     later.append(listed("visit", "hq", card, *words))
@@ -153,7 +155,7 @@ class FamilyGame:
             s.phase, s.visits_left = "visit", VISITS
 
     def _do_visit(self, s: State, a: Action, events: list[dict]) -> None:
-        if len(a) < 2 or a[1] not in LOCATIONS:
+        if len(a) < 2 or a[1] not in self._visit_handlers:
             raise MalformedAction("action.unknown_location", location=a[1] if len(a) > 1 else "")
         if s.pending:
             raise IllegalAction("illegal.reveal_first")
@@ -222,11 +224,10 @@ class FamilyGame:
         arity(a, 3)
         give, get = exchange.line_of(a[2])
         hand = s.players[s.current].tokens
-        for c in set(give):
-            if hand[c] < give.count(c):
-                raise IllegalAction("illegal.not_held", colour=COLOURS[c])
-        for c in give:
-            hand = discard(s, hand, c)
+        given = give[0]  # every line of the table gives tokens of one colour
+        if hand[given] < len(give):
+            raise IllegalAction("illegal.not_held", colour=COLOURS[given])
+        hand = discard(s, hand, given, len(give))
         for c in get:
             if c not in exchange.FROM_BAG_ONLY and s.board[c]:
                 s.board = add(s.board, c, -1)
@@ -322,8 +323,10 @@ def _legal_exchanges(s: State, hand: tuple) -> list[Action]:
     """Exchanges the current player can make (what is given goes back first)."""
     # Where each colour received comes from: white and black from the bag only, the others
     # from their supply or else the bag. Worked out once, not once per line of the table.
-    bag, board = s.bag, s.board
-    stock = [bag[c] if c in exchange.FROM_BAG_ONLY else board[c] + bag[c] for c in range(7)]
+    bag = s.bag
+    stock = list(map(add_counts, s.board, bag))
+    for c in exchange.FROM_BAG_ONLY:
+        stock[c] = bag[c]
     acts = []
     for given, count, lines in _EXCHANGES:
         if hand[given] >= count:

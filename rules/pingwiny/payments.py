@@ -13,6 +13,7 @@ joker, so each way of paying has one notation. Discarded tokens go back where
 their colour goes.
 """
 
+from functools import lru_cache
 from itertools import combinations, combinations_with_replacement
 
 from rules.actions import colour_word
@@ -30,11 +31,14 @@ def payments(cost: tuple, hand: tuple) -> list[tuple[str, ...]]:
         return []
     if hand[GREY] == cost[GREY] and not cost[ANY]:
         return [()]  # no grey to spare, no "any" symbol: the printed tokens, the one way
+    # What the greys may stand in for depends on the hand only up to the cost: the tokens
+    # of each printed colour it can pay with, and its greys.
+    choices = _joker_choices(cost, tuple(map(min, hand, cost)), hand[GREY])
     if not cost[ANY]:
         # Each choice of what the greys stand in for hands over other tokens: none twice.
-        return [_words(jokers, ()) for jokers in _joker_choices(cost, hand)]
+        return [_words(jokers, ()) for jokers in choices]
     found: dict[tuple[int, ...], tuple[str, ...]] = {}
-    for jokers in _joker_choices(cost, hand):
+    for jokers in choices:
         pay = _printed_pay(cost, jokers)
         left = [hand[c] - pay[c] for c in range(7)]
         for anys in _picks(left, cost[ANY]):
@@ -58,23 +62,28 @@ def affordable(cost: tuple, hand: tuple) -> bool:
     return spare >= 0 and (not cost[ANY] or sum(hand) >= sum(cost))
 
 
-def _joker_choices(cost: tuple, hand: tuple) -> list[tuple[int, ...]]:
+@lru_cache(maxsize=4096)
+def _joker_choices(cost: tuple, paid: tuple, greys: int) -> tuple[tuple[int, ...], ...]:
     """The colours greys may stand in for, leaving the "any" symbols aside (for a hand
-    that is ``affordable``): every printed token the hand lacks, then as many of the
-    printed tokens it holds (``held``) as the greys left over can take the place of."""
+    that is ``affordable``, holding ``greys`` grey tokens and able to pay ``paid[c]`` of
+    each printed colour): every printed token the hand lacks, then as many of the printed
+    tokens it holds (``held``) as the greys left over can take the place of.
+
+    Kept: a hand with greys to spare asks this of every card it can buy, at every step,
+    and only a few hundred different questions come up in a game (hands differ in what
+    the cost does not ask for)."""
     lacking, held = [], []
     for c in _PRINTED:
-        short = max(0, cost[c] - hand[c])
-        lacking += [c] * short
-        held += [c] * (cost[c] - short)
-    spare = hand[GREY] - cost[GREY] - len(lacking)
+        lacking += [c] * (cost[c] - paid[c])
+        held += [c] * paid[c]
+    spare = greys - cost[GREY] - len(lacking)
     results = []
     for extra in range(min(spare, len(held)) + 1):
         # ``held`` is sorted, so each choice comes sorted; a colour held twice gives the
         # same choice twice, kept once, in the order first met.
         for pick in dict.fromkeys(combinations(held, extra)):
             results.append(tuple(sorted(lacking + list(pick))))
-    return results
+    return tuple(results)
 
 
 def _printed_pay(cost: tuple, jokers: tuple[int, ...]) -> list[int]:
@@ -135,16 +144,16 @@ def price(card: str, cost: tuple, words: tuple[str, ...], hand: tuple) -> list[i
     return pay
 
 
-def discard(s, hand: tuple, c: int) -> tuple:
-    """Return one token of ``c`` from ``hand`` to where its colour goes.
+def discard(s, hand: tuple, c: int, n: int = 1) -> tuple:
+    """Return ``n`` tokens of ``c`` from ``hand`` to where their colour goes.
 
     White and black into the bag, grey into the box, the rest onto their
     location's supply.
     """
     if c in (WHITE, BLACK):
-        s.bag = add(s.bag, c)
+        s.bag = add(s.bag, c, n)
     elif c == GREY:
-        s.box = add(s.box, c)
+        s.box = add(s.box, c, n)
     else:
-        s.board = add(s.board, c)
-    return add(hand, c, -1)
+        s.board = add(s.board, c, n)
+    return add(hand, c, -n)

@@ -170,5 +170,5 @@ def set_player(s: State, p: int, **changes) -> None:
     for name, value in changes.items():
         values[seat._fields.index(name)] = value
     players = list(s.players)
-    players[p] = seat._make(values)
+    players[p] = tuple.__new__(type(seat), values)  # ``_make`` without its length check
     s.players = tuple(players)
