@@ -365,3 +365,24 @@ def test_an_officer_x_marker_says_who_loses_a_token(tmp_path):
             assert why == f"The marker on the {place} costs nobody a token.", why
         checked[bool(losers)] += 1
     assert checked[True] and checked[False], checked
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_every_hint_of_a_game_says_why_not_only_that_it_is_the_best_plan(tmp_path, variant):
+    """Each of the first 80 hints of a game gives a reason of its own: a move with nothing
+    surer to say names what its tile offers, a step back to the middle that it takes no token,
+    an exchange of two tokens for one the penalty points it saves, a figurant's action what
+    it gives or where it leads."""
+    generic, seen = [], 0
+    for app, choice in hints(tmp_path, variant, limit=80):
+        seen += 1
+        why = hint.reason(app, choice.action, choice.plan)
+        if why == app.t("The best plan for this turn."):
+            generic.append(str(choice.action))
+        if choice.action == Action("block", geometry.MIDDLE):
+            here = app.session.state.layout[
+                app.session.state.players[app.session.state.current].square
+            ]
+            assert app.t.name(here) in why and "no token" in why, why
+    assert seen == 80
+    assert not generic, generic

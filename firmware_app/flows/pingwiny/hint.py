@@ -232,7 +232,17 @@ def _why_move(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
         )
     if place == "otter":
         return t("From the {place} one action takes you to any tile.", place=t.name(place))
+    if place in _OFFERS:
+        return t(_OFFERS[place], place=t.name(place))
     return None
+
+
+# What a tile offers, said when the plan shows nothing surer about the move there.
+_OFFERS = {
+    "gastro": "At the {place} you exchange tokens.",
+    "hq": "At {place} you buy face-up figurants.",
+    "gate": "At the {place} you lay out new figurants or missions.",
+}
 
 
 def _steps_to_hq(square: int) -> int:
@@ -291,10 +301,12 @@ def _exchanged(hand: tuple, give: tuple, get: tuple) -> tuple:
 
 def _why_block(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
     """What a blockade field closes: a step in across that edge pushes, so costs two
-    actions; who stands on the tile beyond it, if anyone."""
+    actions; who stands on the tile beyond it, if anyone. Back to the middle, the action
+    is spent where the penguin stands (the advanced turn has no pass): it takes no token."""
     t, s = app.t, app.session.state
     if words[0] == MIDDLE:
-        return None
+        place = t.name(s.layout[s.players[s.current].square])
+        return t("You stay on the {place} and take no token.", place=place)
     square = s.players[s.current].square
     beyond = neighbour(square, words[0])
     there = t.name(s.layout[beyond])
@@ -311,13 +323,17 @@ def _why_block(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
 
 
 def _why_exchange(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
-    """The colour the exchange gets, when a face-up card needs more of it than is held."""
+    """The colour the exchange gets, when a face-up card needs more of it than is held;
+    else, for two tokens given for one, the penalty point it saves (rulebook, the scoring:
+    "1 penalty point for each token you still hold at the end of the game")."""
     t, s = app.t, app.session.state
     give, get = exchange.parse(words[0])
     gets = sorted(set(get) - set(give))  # two black for one black gains no colour
     held = s.players[s.current].tokens
     card = _nearest(app, held, lambda card: any(card.cost[c] > held[c] for c in gets))
     if card is None:
+        if len(give) > len(get):
+            return t("Two tokens for one: fewer tokens to cost you points at the end.")
         return None
     return t(
         "This exchange gets a colour {card} ({points}) still needs: {colour}.",
@@ -347,11 +363,31 @@ def _why_penguin(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
     effect = app.session.game.cards.penguin_effects.get(s.players[s.current].penguin)
     if effect is None or effect.do not in ("draw_colour", "take", "grey"):
         return None
-    colour = COLOURS[GREY] if effect.do == "grey" else param(effect, "colour")
-    tokens = tokens_of(t, colour, param(effect, "count"))
+    tokens = _tokens_given(t, effect)
     if effect.do == "draw_colour":
         return t("Your penguin card draws at most {tokens} from the bag.", tokens=tokens)
     return t("Your penguin card gives at most {tokens}.", tokens=tokens)
+
+
+def _why_use(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
+    """What a figurant's action does: where its move leads, or the tokens it gives."""
+    t = app.t
+    card = app.session.game.cards.figurants[words[0]]
+    effect = card.effect
+    if effect.do == "move":
+        return _why_move(app, words[1:], steps, hand)
+    if effect.do not in ("draw_colour", "take", "grey"):
+        return None
+    tokens, name = _tokens_given(t, effect), card_name(t, card)
+    if effect.do == "draw_colour":
+        return t("{card} draws at most {tokens} from the bag.", card=name, tokens=tokens)
+    return t("{card} gives at most {tokens}.", card=name, tokens=tokens)
+
+
+def _tokens_given(t, effect) -> str:
+    """The tokens of one colour an effect draws or gives, counted ("2 yellow")."""
+    colour = COLOURS[GREY] if effect.do == "grey" else param(effect, "colour")
+    return tokens_of(t, colour, param(effect, "count"))
 
 
 def _why_officer(app, words: tuple, steps: tuple, hand: tuple) -> str | None:
@@ -383,5 +419,6 @@ _WHY = {
     "exchange": _why_exchange,
     "done": _why_done,
     "penguin": _why_penguin,
+    "use": _why_use,
     "officer": _why_officer,
 }
