@@ -7,9 +7,40 @@ from pins import mock_pins
 
 from firmware_app.store.catalogue_files import load
 
+# Files whose tests the workers of a parallel run share out one by one: long files of whole
+# games, each test on its own files (tmp_path) and holding nothing at the module's level.
+SPREAD = {
+    "test_advanced_app.py",
+    "test_demo_names.py",
+    "test_game_end_counts.py",
+    "test_plain_words.py",
+    "test_printed_box_cards.py",
+    "test_printed_box_screens.py",
+    "test_screens_fit.py",
+    "test_teaching.py",
+    "test_virtual_app.py",
+}
+
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "guarded: the test makes the guard catch errors")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """In parallel (``-n auto``), one worker runs each file's tests in order (a module-scoped
+    fixture is built once, a module's tally sees every case), except the files of ``SPREAD``,
+    whose tests go to whichever worker is free. The files with the most tests go first."""
+    if config.getvalue("dist") != "load":  # a ``--dist`` other than -n's own
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByFile(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            path = nodeid.split("::", 1)[0]
+            return nodeid if path.rpartition("/")[2] in SPREAD else path
+
+    return ByFile(config, log)
 
 
 @pytest.fixture(autouse=True)

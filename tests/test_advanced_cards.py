@@ -462,3 +462,34 @@ def test_officer_x_a_marker_removed_by_a_card_goes_back_beside_the_board(demo):
     s = seat(s, 0, tokens=game.cards.figurants[card].cost[:7])
     s, _ = play(game, s, f"hq {card}", "roll 1", "officer gate")
     assert s.markers == (GATE, SHOP)
+
+
+# Maurice: "a permanent effect – you are not affected by the actions of the cards King Julian
+# and Mort." (the rulebook's Figurant Cards (Advanced))
+
+
+def test_morts_discard_never_hits_maurices_owner(demo):
+    """Both others hold tokens; only the one without Maurice discards, whatever the draw."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "mort", "others_discard", count=1)
+    s = seat(seat(s, 0, figurants=("mort",)), 1, figurants=("maurice",), tokens=tokens(red=2))
+    s = seat(s, 2, tokens=tokens(blue=1, white=1))
+    for seed in range(12):
+        after, events = play(game, fields(s, rng=seed), "use mort")
+        assert after.players[1].tokens == tokens(red=2), seed
+        assert sum(after.players[2].tokens) == 1, seed
+        assert [e["player"] for e in events if e["event"] == "lost"] == [2]
+
+
+def test_a_random_steal_from_the_apps_bag_never_targets_maurices_owner(demo):
+    """A card that takes a random token (the app draws it) may name only the others."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal", count=1)
+    s = seat(s, 0, figurants=("king-julian",), tokens=tokens())
+    s = seat(seat(s, 1, figurants=("maurice",), tokens=tokens(red=1)), 2, tokens=tokens(blue=1))
+    assert verbs(game, s, "use") == [Action("use", "king-julian", "p3")]
+    assert refused(game, s, "use king-julian p2") == "illegal.effect_choice"
+    after, events = play(game, s, "use king-julian p3")
+    assert after.players[0].tokens == tokens(blue=1)
+    assert after.players[1].tokens == tokens(red=1)
+    assert {"event": "took_from", "player": 0, "from": 2, "tokens": ["blue"]} in events

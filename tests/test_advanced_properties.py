@@ -12,10 +12,11 @@ from engine_checks import refusals_change_nothing
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from rules.pingwiny.advanced import MARKERS
 from rules.pingwiny.advanced_state import AdvancedState
 from rules.pingwiny.board import HQ_SQUARE
 from rules.record import new_record, replay
+
+OFFICER_X_MARKERS = 8  # the rulebook's Game Components: "8 Officer X markers."
 
 games = st.fixed_dictionaries(
     {
@@ -52,7 +53,7 @@ def test_tokens_cards_missions_and_markers_are_conserved(demo, options, chooser)
     assert tokens == game.cards.tokens
     assert sum(cards.values()) == len(game.cards.deck) and set(cards.values()) == {1}
     assert sum(in_play.values()) == len(game.cards.missions)
-    beside = MARKERS
+    beside = OFFICER_X_MARKERS
     for before, action, after in random_playout(game, s, chooser):
         assert token_total(after) == tokens
         assert figurants(after) == cards
@@ -62,7 +63,7 @@ def test_tokens_cards_missions_and_markers_are_conserved(demo, options, chooser)
         _, events = game.apply(before, action)
         beside -= sum(1 for e in events if e["event"] == "officer_x")
         beside += sum(1 for e in events if e["event"] == "marker_removed")
-        assert len(after.markers) + beside == MARKERS and beside >= 0
+        assert len(after.markers) + beside == OFFICER_X_MARKERS and beside >= 0
         assert len(set(after.markers)) == len(after.markers) and HQ_SQUARE not in after.markers
         edges = [(p.square, p.spot) for p in after.players if p.spot != "middle"]
         assert len(set(edges)) == len(edges), "one penguin per blockade field"

@@ -244,9 +244,14 @@ def test_the_default_build_is_the_reference_wiring(table: Any) -> None:
 
 
 def test_close_twice_is_harmless(table: Any) -> None:
+    """``close``: "Release the pins; closing twice is harmless": after two closes the same
+    pins make a new panel, which reads their presses."""
     buttons = table().buttons
     buttons.close()
     buttons.close()
+    again = table()
+    again.press("ok", 1.0)
+    assert seen(again.buttons.poll(1.0)) == [("ok", "PRESS", 1.0)]
 
 
 # The shared machine under random chatter, holds and gaps.

@@ -118,11 +118,22 @@ def test_pin_in_use_is_unavailable(mock_factory: MockFactory) -> None:
 
 @pytest.mark.parametrize("driver", ["gpio", "fake", "none"])
 def test_every_driver_takes_every_call(mock_factory: MockFactory, driver: str) -> None:
+    """Every sound on every driver, then ``close`` twice ("Fall silent and release the pin;
+    closing twice is harmless"): the fake heard each sound, the pin is low and free again."""
     buzzer = build_buzzer({"driver": driver})
-    for sound in (buzzer.click, buzzer.confirm, buzzer.alarm):
+    for sound in (buzzer.click, buzzer.confirm, buzzer.alarm, buzzer.chirp):
         sound()
     buzzer.close()
     buzzer.close()
+    if driver == "fake":
+        assert buzzer.history == ["click", "confirm", "alarm", "chirp"] and buzzer.closed
+    elif driver == "gpio":
+        assert mock_factory.pin(18).state is False
+        taken = DigitalInputDevice(18)  # raises while the buzzer still holds BCM 18
+        assert taken.pin is mock_factory.pin(18)
+        taken.close()
+    else:
+        assert isinstance(buzzer, NoBuzzer)
 
 
 def test_fake_history() -> None:

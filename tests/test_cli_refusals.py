@@ -9,6 +9,7 @@ and a quiet end when the reader of stdout closes the pipe.
 import json
 import os
 import random
+import signal
 import subprocess
 import sys
 import threading
@@ -18,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware_app.cli.main import CLOSED_PIPE, main
+from firmware_app.cli.main import main
 from firmware_app.store.catalogue_files import load_popiel
 from firmware_app.store.journal import Journal
 from firmware_app.words.score_sheet import REWARD_NAMES
@@ -366,7 +367,8 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
         )
     finally:
         os.close(writing)
-    assert (done.returncode, done.stderr) == (CLOSED_PIPE, "")
+    # what a shell reports for a program that a closed pipe stopped: 128 + SIGPIPE (141)
+    assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")
 
 
 def test_head_reads_the_first_line_of_replay_json():
@@ -566,3 +568,16 @@ def test_a_script_beyond_what_a_person_does_is_refused_before_it_runs(
     line = refused(capsys, ["sim", "--headless", "--script", str(path), "--state-dir", str(state)])
     assert line == f"tableside: {path}: {problem}"
     assert not state.exists()  # read whole before the app starts
+
+
+def test_a_file_error_is_reported_as_one_line_not_a_traceback(tmp_path, capsys):
+    """A state folder that is a file: the system's own words, naming the file, on one line
+    (main.py: "ends with one line on stderr per problem and exit status 1")."""
+    import errno
+
+    taken = tmp_path / "state"
+    taken.write_text("a file where the state folder goes")
+    assert main(["import", "--state-dir", str(taken), str(RECORD)]) == 1
+    err = capsys.readouterr().err
+    assert err == f"tableside: {taken}: {os.strerror(errno.EEXIST)}\n"
+    assert taken.read_text() == "a file where the state folder goes"

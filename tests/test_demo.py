@@ -195,21 +195,31 @@ def test_frames_brought_together_equal_are_shown_once():
     assert demo.select(shots) == [shots[0], shots[3]]
 
 
-def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_path):
+def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_path, monkeypatch):
     """``--printed``: a family's first game on the printed box; the autopilot's answers
-    are made up, and the caption and the GIF's comment say so."""
+    are made up, and the caption and the GIF's comment say so. The game checked is the one
+    the command plays for its GIF (2 players, seed 1), kept on its way: played once."""
     from firmware_app.flows.shared.teach import CostEntry
 
-    shots, label = demo.play_demo(2, 1, printed=True)
+    played = []
+
+    def kept_on_its_way(players: int, seed: int, printed: bool = False):
+        played.append(((players, seed, printed), real(players, seed, printed)))
+        return played[-1][1]
+
+    real = demo.play_demo
+    monkeypatch.setattr(demo, "play_demo", kept_on_its_way)
+    path = tmp_path / "printed.gif"
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["demo", "--printed", "--gif", str(path), "--players", "2"]) == 0
+    ((asked, (shots, label)),) = played
+    assert asked == (2, 1, True)
     assert label == demo.PRINTED_LABEL == "printed box, values made up"
     kept = demo.select(shots)
     assert any(isinstance(shot.screen, CostEntry) for shot in kept)
     assert shots[-1].over
     assert sum(demo.durations(kept)) <= 120_000
-    path = tmp_path / "printed.gif"
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert main(["demo", "--printed", "--gif", str(path), "--players", "2"]) == 0
     with Image.open(path) as im:
         assert im.info["comment"].decode() == demo.PRINTED_LABEL
 

@@ -16,7 +16,7 @@ from test_popiel_app import START as POPIEL
 from firmware_app.flows.pingwiny.turn import TurnMenu
 from firmware_app.flows.pingwiny.virtual import Thinking
 from firmware_app.flows.shared import stick
-from firmware_app.guard import PARTS, STOP_AFTER
+from firmware_app.guard import PARTS
 from firmware_app.runners.autopilot import Autopilot, new_game_script
 from firmware_app.runners.headless import Headless
 from firmware_app.store.housekeeping import Keeper
@@ -25,6 +25,8 @@ from rules.players import decides
 
 pytestmark = pytest.mark.guarded
 TITLE = "Unexpected error"
+# docs/journal.md: "after 3 failures in a row the job is stopped until the next start"
+STOPPED_AFTER = 3
 SAFE = "The game is safe: every move made is saved."
 
 
@@ -270,7 +272,7 @@ def test_a_failing_backup_is_said_and_the_backups_go_on(sim, monkeypatch):
     calls = fail(monkeypatch, keeper.backups, "tick")
     sim.run_for(0.02)
     guarded(sim, rows, "backups")
-    assert len(calls) > STOP_AFTER  # tried again at every tick: one failure stops nothing
+    assert len(calls) > STOPPED_AFTER  # tried again at every tick: one failure stops nothing
     back_to_the_turn(sim, turn, rows)
 
 
@@ -279,11 +281,11 @@ def test_a_job_failing_every_tick_is_stopped_and_said_once(sim, monkeypatch):
     turn, rows = sim.app.top, kept(sim)
     calls = fail(monkeypatch, keeper, "tick", times=1000)
     sim.run_for(1.0)
-    assert len(calls) == STOP_AFTER
+    assert len(calls) == STOPPED_AFTER
     guarded(sim, rows, "backups")
     assert [type(screen) for screen in sim.app.stack[1:]] == [Notice]  # one notice
     back_to_the_turn(sim, turn, rows)
-    assert len(calls) == STOP_AFTER  # still stopped
+    assert len(calls) == STOPPED_AFTER  # still stopped
 
 
 def test_a_failing_stick_leaves_its_half_shown_screens(sim, monkeypatch, tmp_path):

@@ -283,3 +283,27 @@ def test_a_stop_during_the_check_after_start_is_no_damage(tmp_path, finished, mo
     journal, outcome = open_journal(path)
     journal.close()
     assert outcome.kind == "sound", outcome.problems
+
+
+def test_a_backup_is_taken_as_soon_as_the_first_game_exists(tmp_path):
+    """The module's docstring: "as soon as the first game has an action (so a journal that
+    later goes missing is known to have existed)". A journal with no game gets none; one
+    whose first game began before any backup (the box stopped before its first one) gets
+    one at the first look, with no wait for the journal to change again."""
+    empty, played = tmp_path / "empty" / "journal.sqlite", tmp_path / "played" / "journal.sqlite"
+    for path in (empty, played):
+        path.parent.mkdir()
+    with Journal(empty) as journal:
+        taker = rolling_backups.Backups(journal, beside=False)
+        taker.tick(0.0)
+        taker.close()
+    assert rolling_backups.newest(empty) == []
+    with Journal(played) as journal:
+        _unfinished(journal, actions=1)
+        taker = rolling_backups.Backups(journal, beside=False)
+        taker.tick(0.0)
+        first = rolling_backups.newest(played)
+        taker.tick(60.0)  # nothing changed since: no second one
+        taker.close()
+    assert len(first) == 1 and rolling_backups.newest(played) == first
+    assert _raw(first[0], "SELECT count(*) FROM actions") == [(1,)]

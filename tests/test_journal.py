@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from firmware_app.store import journal as journal_module
 from firmware_app.store.catalogue_files import load
 from firmware_app.store.faults import JournalError
-from firmware_app.store.journal import APPLICATION_ID, Journal
+from firmware_app.store.journal import Journal
 from firmware_app.store.listings import FinishedGame, UnfinishedGame
 from rules.pingwiny.options import Options
 from rules.record import game_of, new_record, replay
@@ -76,7 +76,9 @@ def test_the_file_is_marked_as_a_journal_for_any_reader(journal):
     other = sqlite3.connect(journal.path)
     try:
         assert other.execute("PRAGMA journal_mode").fetchone() == ("wal",)
-        assert other.execute("PRAGMA application_id").fetchone() == (APPLICATION_ID,)
+        # docs/journal.md: "marked with `PRAGMA application_id = 0x54424C53` ("TBLS")"
+        tbls = int.from_bytes(b"TBLS", "big")
+        assert other.execute("PRAGMA application_id").fetchone() == (tbls,)
         assert other.execute("PRAGMA user_version").fetchone() == (3,)
     finally:
         other.close()

@@ -257,3 +257,70 @@ def test_a_full_disk_while_statistics_are_counted_loses_nothing(played, tmp_path
             assert result.running and result.lost == 0, result
         finally:
             journal.close()
+
+
+def test_the_screens_are_restored_after_a_refused_write(tmp_path):
+    """OK on the hand-off's last page closes the notice, then draws the next player's tokens;
+    when that draw cannot be saved, the whole input is refused (``loop.py``): after the
+    "Not saved" notice the hand-off is on the panel again, and OK on it draws once saved."""
+    from firmware_app.runners.autopilot import Autopilot, new_game_script
+    from firmware_app.runners.headless import Headless
+
+    sim = Headless(tmp_path / "state", seed=5)
+    try:
+        for line in new_game_script(2):
+            sim.command(line)
+        pilot = Autopilot(sim, 5)
+        while not (isinstance(sim.app.top, Notice) and sim.app.top.ok):
+            assert pilot.step()
+        hand_off = sim.app.top
+        while hand_off.page + 1 < hand_off.pages:
+            sim.press("ok")
+        title = hand_off.title
+        states = list(sim.app.session.states)
+        failing = FailingCommits(sim.journal._db)
+        sim.journal._db = failing
+        sim.press("ok")
+        assert "Storage error: this move was not saved" in " ".join(sim.screen.split())
+        assert sim.app.session.states == states
+        sim.press("ok")  # the "Not saved" notice read
+        assert sim.app.top is hand_off and sim.screen.startswith(f"[{title}]")
+        sim.journal._db = failing.db  # the fault is gone
+        sim.press("ok")
+        assert len(sim.app.session.states) == len(states) + 1
+        assert sim.app.top is not hand_off
+    finally:
+        sim.close()
+
+
+def test_a_full_disk_is_reported_as_a_full_disk(tmp_path):
+    """SQLite's result code 13 is SQLITE_FULL ("insertion failed because database is full",
+    sqlite.org/rescode.html) and errno ENOSPC is "No space left on device": both are the
+    storage full, told to the table as such, not as an I/O error, even on a disk that still
+    has space by the time the box looks (``faults.refine`` only ever narrows "io")."""
+    import errno
+
+    from firmware_app.store.faults import StorageError, storage_fault
+    from firmware_app.store.journal import Journal
+
+    full = sqlite3.OperationalError("database or disk is full")
+    full.sqlite_errorcode = 13
+    assert storage_fault(full) == "full"
+    assert storage_fault(OSError(errno.ENOSPC, "No space left on device")) == "full"
+
+    class FullCommits(FailingCommits):
+        def execute(self, statement: str, *args):
+            if statement == "COMMIT":
+                raise full
+            return self.db.execute(statement, *args)
+
+    journal = Journal(tmp_path / "journal.sqlite")
+    db = journal._db
+    try:
+        journal._db = FullCommits(db)
+        with pytest.raises(StorageError) as refused:
+            journal.set_setting("contrast", 64)
+        assert refused.value.reason == "full"
+    finally:
+        journal._db = db
+        journal.close()

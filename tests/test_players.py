@@ -107,3 +107,23 @@ def test_a_game_of_virtual_players_only_ends_with_few_penalty_points(demo, varia
     sheet = game.score(end)
     assert all(line.total > 0 for line in sheet.lines)
     assert sheet.lines[0].penalty >= -5
+
+
+@pytest.mark.parametrize("deck", ["app", "table"])
+def test_a_virtual_player_does_not_decide_while_a_draw_is_still_due(demo, deck):
+    """The rulebook's turn: "First, draw 2 tokens from the bag." What comes out of the bag
+    is chance, and a card laid out is the table's: no seat decides until that is done;
+    then the player to move chooses its visits."""
+    game = VARIANTS["pingwiny", "family"](demo, Options(players=2, seed=3, deck=deck))
+    s = game.new_state()
+    chooser = random.Random(3)
+    draws = visits = 0
+    while s.phase != "over":
+        if s.phase == "draw" or s.pending:
+            assert decides(game, s) is None, (s.phase, s.pending)
+            draws += s.phase == "draw"
+        else:
+            assert decides(game, s) == s.current
+            visits += 1
+        s, _ = game.apply(s, chooser.choice(game.legal_actions(s)))
+    assert draws > 10 and visits > 10

@@ -290,3 +290,57 @@ def test_catalogue_check_takes_a_rainbow_cost_and_several_type_missions(tmp_path
     out = io.StringIO()
     assert catalogue_files.check_command([str(owner)], out) == 1
     assert "family.type[2]: unknown type 'enemi' (did you mean 'enemy'?)" in out.getvalue()
+
+
+# ------------------------------------------------------------ the rainbow in the engines' sums
+
+
+@pytest.mark.parametrize(
+    ("printed", "rewarded"),
+    [({"red": 3, "blue": 3, "any": 1}, True), ({"red": 3, "blue": 3}, False)],
+    ids=["six colours and a rainbow", "six colours"],
+)
+def test_the_rainbow_token_counts_towards_the_seven_tokens_of_the_grey_reward(
+    demo, printed, rewarded
+):
+    """Advanced, Headquarters: "After acquiring a figurant card whose cost was 7 tokens, the
+    player receives an extra reward – a grey token"; the rainbow is a token of the cost
+    (docs/rules-interpretations.md, "The rainbow "any token" cost"): 6 + 1 make 7."""
+    taught = box(demo, {"figurant": [{"id": "gustav", "advanced": {"cost": printed}}]})
+    game, s = new_advanced(
+        taught, seed=5, die="table", first=0, deck_order=_deck_with(taught, "gustav")
+    )
+    s = _acting(game, s)
+    p = s.current
+    s = with_player(s, p, tokens=tokens(red=3, blue=3, white=printed.get("any", 0)))
+    after, events = game.apply(s, "hq gustav any=white" if "any" in printed else "hq gustav")
+    assert after.players[p].figurants == ("gustav",)
+    assert ({"event": "grey_reward", "player": p} in events) is rewarded
+    assert after.players[p].tokens == (tokens(grey=1) if rewarded else tokens())
+
+
+def test_the_penguin_bonus_does_not_count_the_rainbow_on_the_score_sheet(demo):
+    """Scoring: "1 extra victory point for every 2 figurant cards you acquired that contain
+    at least one token of the colour shown by your penguin card"; the rainbow is no token of
+    the penguin's colour (docs/rules-interpretations.md). Rico (red) holding two cards that
+    show only blue and the rainbow gets no bonus; two with a red in them get 2 // 2 = 1."""
+    from rules.pingwiny.advanced_scoring import score_seat
+    from rules.pingwiny.scoring import score_line
+
+    rainbow = {"blue": 1, "any": 3}
+    red = {"red": 1, "any": 3}
+    for side in ("family", "advanced"):
+        for printed, bonus in ((rainbow, 0), (red, 1)):
+            overlay = [{"id": i, side: {"cost": printed}} for i in ("becky", "gustav")]
+            taught = box(demo, {"figurant": overlay})
+            if side == "family":
+                game, s = new_game(taught, seed=1)
+                line = score_line(game.cards, 0, "rico", ("becky", "gustav"), None, 0)
+            else:
+                game, s = new_advanced(taught, seed=5)
+                seat = s.players[0]._replace(
+                    penguin="rico", figurants=("becky", "gustav"), discarded=(), missions=(),
+                    tokens=tokens(),
+                )  # fmt: skip
+                line = score_seat(game.cards, 0, seat)
+            assert line.penguin_bonus == bonus, (side, printed)

@@ -311,3 +311,41 @@ def test_stale_or_foreign_markers_never_replace_a_sound_journal(played, tmp_path
         assert newest(folder / JOURNAL)[0].exists()  # a link's target is left as it was
     finally:
         journal.close()
+
+
+def test_a_recovery_uses_only_the_actions_of_a_backup_that_replay(tmp_path):
+    """The module's docstring (``sources.py``): each game "the longest sequence that
+    replays". The journal is lost; the newer snapshot holds six actions but its third was
+    damaged into one the rules refuse, the older holds four good ones: the game comes back
+    with the older snapshot's four, and every action in it replays."""
+    from firmware_app.session import Session
+    from firmware_app.store.catalogue_files import load
+    from rules.pingwiny.options import Options
+    from rules.record import replay
+
+    path = tmp_path / JOURNAL
+    with Journal(path) as journal:
+        session = Session.start(journal, Options(players=2, seed=3), load([], demo=True), 50.0)
+        taker = Backups(journal)
+        for _ in range(4):
+            session.act(sorted(map(str, session.game.legal_actions(session.state)))[0], now=60.0)
+        older = taker.take()
+        for _ in range(2):
+            session.act(sorted(map(str, session.game.legal_actions(session.state)))[0], now=60.0)
+        newer = taker.take()
+        played = journal.record(session.game_id)["actions"]
+        taker.close()
+    db = sqlite3.connect(newer)
+    db.execute("UPDATE actions SET notation = 'visit hq nowhere' WHERE seq = 3")
+    db.commit()
+    db.close()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{path}{suffix}").unlink(missing_ok=True)
+    journal, outcome = open_journal(path)
+    try:
+        assert outcome.kind == "missing" and newest(path) == [newer, older], outcome
+        record = journal.record(session.game_id)
+        assert record["actions"] == played[:4]
+        assert len(replay(record).states) == 5  # the setup and the four actions
+    finally:
+        journal.close()

@@ -28,6 +28,7 @@ from hw.rfid.pn532 import (
 )
 from hw.rfid.pn532_reader import Pn532Reader
 from hw.rfid.rc522_reader import Rc522Reader
+from hw.rfid.rdm6300 import encode
 from hw.rfid.rdm6300_reader import Rdm6300Reader
 from hw.rfid.simulated import SimulatedPn532, SimulatedRc522, SimulatedRdm6300
 
@@ -410,3 +411,26 @@ def test_rdm6300_port_that_vanishes_comes_back(caplog: pytest.LogCaptureFixture)
         ),
         (logging.INFO, "RFID reader port loop:// is available again"),
     ]
+
+
+def test_rdm6300_forgets_its_last_frame_when_the_port_reopens() -> None:
+    """A tag counts once two frames *in a row* match: a frame from before the port was lost
+    and the first one after it reopened are not in a row, even within the grace period."""
+    reader = Rdm6300Reader("loop://", backoff=QUICK)
+    try:
+        assert reader.poll(0.0) == []  # opens the port
+        reader.link.port.write(encode(EM4100))
+        assert reader.poll(0.01) == []  # one frame is not a tag yet
+        with mock.patch.object(
+            reader.link.port, "read", side_effect=serial.SerialException("device gone")
+        ):
+            assert reader.poll(0.02) == []
+        assert not reader.link.is_open
+        assert reader.poll(0.08) == []  # the first retry, 0.05 s later, reopens it
+        assert reader.link.is_open
+        reader.link.port.write(encode(EM4100))
+        assert reader.poll(0.09) == [], "the frame before the reopening was forgotten"
+        reader.link.port.write(encode(EM4100))
+        assert reader.poll(0.10) == [TagEvent("0F00A1B2C3", "rdm6300", 0.10)]
+    finally:
+        reader.close()

@@ -17,7 +17,7 @@ from stats_helpers import EXAMPLES, every_figure, finish, header, known_games, m
 from firmware_app.cli.main import main
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import CHUNK, Stats
+from firmware_app.store.statistics import Stats
 from firmware_app.transfer.record_import import import_record
 from firmware_app.transfer.results import SHEET_COLUMNS, csv_text, score_app_json, write_results
 from rules.pingwiny.scoring import Line
@@ -151,8 +151,8 @@ def test_a_slice_with_a_time_budget_ends_after_the_read_that_spends_it(journal, 
     ticks = itertools.count()  # a clock that moves a second each time it is read
     with Stats(journal, tmp_path / "stats.sqlite") as stats:
         assert stats.index_slice(limit=100, seconds=0.5, clock=lambda: next(ticks)) is True
-        assert len(stats.rows()) == 2 + 2 + 3 + 2  # the first CHUNK games: 4 Pingwiny
-        assert stats.games()["plays"] == CHUNK
+        assert len(stats.rows()) == 2 + 2 + 3 + 2  # the first slice's games: 4 Pingwiny
+        assert stats.games()["plays"] == 4
 
 
 @pytest.mark.parametrize("slices", [1, 2, 5])
@@ -478,3 +478,16 @@ def test_a_missing_journal_is_named(tmp_path, capsys):
     assert capsys.readouterr().err == (
         f"tableside: {tmp_path / 'nowhere'}: no journal in that folder, nothing to show\n"
     )
+
+
+def test_an_empty_seat_name_is_not_counted_as_a_player(journal, tmp_path):
+    """statistics.py: "A seat without a name ("Player 2") is counted in the game's figures
+    but is nobody's in the players' figures"; a name left empty is no name either."""
+    finish(journal, ["Ala", ""], ["rico", "skipper"], [5, 25], [1], 30000)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        assert stats.players() == ["Ala", "Olek", "Iza"]
+        assert "" not in dict(stats.wins())
+        (last,) = stats.last_games(1)
+        assert last["winners"] == [{"seat": 1, "name": None}]
+        assert stats.games("pingwiny", "family")["plays"] == 4  # the game itself counts

@@ -179,3 +179,19 @@ def test_a_stick_wakes_the_sleeping_panel(sim, unit):
     unit.plug()
     wait_for(sim, "pull the stick out", unit)
     assert not sim.loop.asleep
+
+
+def test_the_unmount_answer_is_consumed_and_the_next_stick_is_served_anew(sim, unit):
+    """Once the unit has answered, the watch waits for no answer any more: the next stick
+    gets its results, its own request to unmount and its own "Done", not an old wait run
+    out ("Wait a moment before pulling the stick out")."""
+    unit.plug()
+    wait_for(sim, "You can pull the stick out.", unit)
+    sim.press("ok")
+    for path in unit.port.folder.iterdir():  # another, empty stick
+        path.unlink()
+    unit.plug()
+    wait_for(sim, "You can pull the stick out.", unit)
+    assert unit.asked and not (unit.run / MOUNTED).exists()
+    assert "Done: 6 games written. You can pull the stick out." in screen_text(sim)
+    assert (unit.port.folder / "results.csv").exists()

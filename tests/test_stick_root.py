@@ -411,3 +411,16 @@ def test_the_script_works_within_the_units_system_call_filter(box, exchange):
         code, answer, log = exchange.release(script)
     assert (code, answer) == (0, "ok"), log
     assert mounts_of(box.loop) == []
+
+
+def test_a_stale_answer_is_removed_before_the_daemon_asks_again(box, exchange):
+    """The last stick's "ok" still in the run folder would tell the daemon this stick is
+    unmounted before it is: the script removes it before it says a stick is mounted."""
+    write_stick(box)
+    (exchange.run / RELEASED).write_text("ok\n")  # the answer about the stick before
+    with running(exchange, box.loop) as script:
+        assert exchange.mounted(script), ended(script)
+        assert exchange.port.released() is None
+        code, answer, log = exchange.release(script)
+    assert (code, answer) == (0, "ok"), log
+    assert mounts_of(box.loop) == []

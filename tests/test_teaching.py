@@ -394,3 +394,21 @@ def test_a_virtual_player_thinks_past_cards_not_taught_yet():
     assert any(game.cards.figurants[c].cost is None for c in s.faceup if c)
     choice = rules.players.choose(game, s, "normal", seed=1, nodes=200)
     assert choice.action in game.legal_actions(s)
+
+
+def test_a_token_mix_adding_up_to_less_than_104_is_refused(tmp_path):
+    """The rulebook's "Game Components": "104 tokens." A count one short (the last colour
+    lowered by one) is refused with its sum, and nothing is kept in the owner's file."""
+    sim = own_game(tmp_path)
+    try:
+        assert isinstance(sim.app.top, NumberEntry)  # the app's bag: counted at once
+        for _ in range(len(COLOURS) - 1):
+            sim.press("ok")  # the suggested count of each colour but the last
+        sim.press("down")  # the last one lowered: the mix is one short
+        sim.press("ok")
+        assert "add up to 103; the box has 104" in " ".join(sim.screen.split())
+        assert sim.app.session is None  # no game begun on a wrong mix
+        owner = tmp_path / "owner.toml"
+        assert not owner.exists() or "tokens" not in tomllib.loads(owner.read_text("utf-8"))
+    finally:
+        sim.close()

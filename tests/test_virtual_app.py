@@ -322,3 +322,18 @@ def test_on_the_box_a_whole_turn_thinks_no_longer_than_its_cap(sim, monkeypatch)
     assert session.state.current == 1  # the family turn's second visit
     second = virtual.think(sim.app, "normal")
     assert second.stopped == "clock" and second.iterations == 1  # one walk at least
+
+
+def test_a_virtual_player_does_not_decide_while_a_draw_is_still_due(sim):
+    """The rulebook's turn: "First, draw 2 tokens from the bag." The draw is chance, not
+    the virtual player's choice: its turn shows the draw on the turn menu as for anyone,
+    and only once the tokens are drawn does the virtual player say what it does."""
+    start(sim, ["Virtual: normal", "Plays at the table"], first=0)
+    state = sim.app.session.state
+    assert (state.current, state.phase) == (0, "draw")
+    assert isinstance(sim.app.top, TurnMenu) and "> Draw 2 tokens" in sim.screen
+    sim.press("ok")  # the app's bag draws
+    while isinstance(sim.app.top, Notice) and not isinstance(sim.app.top, VirtualStep):
+        sim.press("ok")  # what was drawn
+    assert sim.app.session.state.phase == "visit"
+    assert isinstance(sim.app.top, VirtualStep) and sim.screen.startswith("[Player 1: Normal]")

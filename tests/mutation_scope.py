@@ -1,0 +1,236 @@
+"""Mutation testing of the modules a change touched, and the score it reaches.
+
+Run from the checkout (docs/testing.md, "Mutation testing")::
+
+    nice -n 10 .venv/bin/python tests/mutation_scope.py [--base main] [--dry-run] [MODULE ...]
+
+other options: ``--direct``, ``--tests FILE ...``, ``--report`` (``--help``).
+
+Without MODULE, the modules are those of ``git diff --name-only --merge-base BASE`` (committed
+and not yet committed changes since the branch left BASE) and new files, kept to the ones
+``[tool.mutmut]`` of pyproject.toml lists in ``only_mutate``. ``mutmut run`` alone would mutate
+every listed module and first run the whole suite in one process to learn which test calls what;
+this narrows both: only the touched modules are mutated, and only the test files that import
+them (see ``tests_of``) run, each mutant against those of their tests that call its function, as
+many mutants at a time as there are cores.
+
+The score is killed / (killed + survived); a timeout or a crash of the test process counts as
+killed, a mutant no selected test reaches counts as survived. It exits 1 under 90 %, or when a
+module has no test file importing it.
+"""
+
+import argparse
+import ast
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+import tomllib
+from difflib import SequenceMatcher
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+GOAL = 0.90
+KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+SURVIVED = {"survived", "no tests"}
+
+
+def configured() -> list[str]:
+    """The ``only_mutate`` patterns of pyproject.toml: the modules mutation testing covers."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    return project["tool"]["mutmut"]["only_mutate"]
+
+
+def git_lines(*args: str) -> list[str]:
+    done = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()
+
+
+def changed_modules(base: str) -> list[str]:
+    """The configured modules changed since the branch left ``base``, new ones included."""
+    changed = git_lines("diff", "--name-only", "--merge-base", base)
+    changed += git_lines("ls-files", "--others", "--exclude-standard")
+    return sorted({path for path in changed if in_scope(path) and (ROOT / path).is_file()})
+
+
+def in_scope(path: str) -> bool:
+    return path.endswith(".py") and any(fnmatch.fnmatch(path, p) for p in configured())
+
+
+def dotted(path: str) -> str:
+    """``rules/pingwiny/options.py`` -> ``rules.pingwiny.options`` (a package: its folder)."""
+    return path.removesuffix(".py").removesuffix("/__init__").replace("/", ".")
+
+
+def imported(source: Path) -> set[str]:
+    """Every module a file of tests/ imports by name (``from a import b`` may import a.b)."""
+    names = set()
+    for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            names |= {node.module} | {f"{node.module}.{alias.name}" for alias in node.names}
+    return names
+
+
+def tests_of(module: str, hop: bool = True) -> list[str]:
+    """The test files that import ``module``, directly or through a helper module of tests/,
+    and (``hop``) those that import a module of the packages importing it: a module is often
+    tested through its caller, the stick's jobs through the stick's screen. conftest.py imports
+    for every test and is left out. mutmut then runs each mutant against only those of their
+    tests that call its function."""
+    targets = {module}
+    if hop:
+        packages = [
+            p for top in ("rules", "hw", "firmware_app") for p in (ROOT / top).rglob("*.py")
+        ]
+        targets |= {
+            dotted(p.relative_to(ROOT).as_posix()) for p in packages if module in imported(p)
+        }
+    files = {path: imported(path) for path in (ROOT / "tests").glob("*.py")}
+    helpers = {p.stem for p, names in files.items() if names & targets}
+    helpers = {h for h in helpers if not h.startswith("test_") and h != "conftest"}
+    found = [
+        f"tests/{path.name}"
+        for path, names in files.items()
+        if path.name.startswith("test_") and names & (targets | helpers)
+    ]
+    return sorted(found)
+
+
+def run_mutmut(modules: list[str], tests: list[str]) -> None:
+    """``mutmut run`` on the modules' mutants, with mutmut's configuration narrowed to them.
+
+    mutmut reads ``[tool.mutmut]`` once into one object; its two lists are replaced here, as a
+    narrower pyproject.toml would say. Subprocesses that a test starts (``python -m
+    firmware_app...``, the ``tableside`` script) find the mutated copy first on PYTHONPATH:
+    the editable install would otherwise give them the original.
+    """
+    from mutmut.__main__ import cli
+    from mutmut.configuration import config
+
+    # mutmut keeps a copy newer than its source as already mutated; a module copied plain by an
+    # earlier run of other modules would then be tested without its mutants: copied again.
+    for module in modules:
+        for left in (module, f"{module}.meta", f"{module}.spans"):
+            (ROOT / "mutants" / left).unlink(missing_ok=True)
+    settings = config()
+    settings.only_mutate = modules
+    settings.pytest_add_cli_args_test_selection = tests
+    mutated = str(ROOT / "mutants")
+    os.environ["PYTHONPATH"] = os.pathsep.join(
+        filter(None, [mutated, os.environ.get("PYTHONPATH")])
+    )
+    names = [f"{dotted(m)}.x*" for m in modules]
+    cli(["run", "--max-children", str(os.cpu_count() or 1), *names], standalone_mode=False)
+
+
+def results(module: str) -> dict[str, str]:
+    """Each mutant of ``module`` and what became of it, from mutmut's file beside the copy."""
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.stats import status_by_exit_code
+
+    data = SourceFileMutationData(path=module)
+    data.load()
+    return {name: status_by_exit_code[code] for name, code in data.exit_code_by_key.items()}
+
+
+def mutation(module: str, name: str) -> str:
+    """Where a mutant is in the source (``file:line``) and what it changed, ``old -> new``."""
+    import libcst
+    from mutmut.mutation.diff_apply import (
+        read_functions_from_index,
+        read_mutant_function,
+        read_mutants_module,
+        read_original_function,
+    )
+    from mutmut.utils.format_utils import orig_function_and_class_names_from_key
+
+    pair = read_functions_from_index(name, module)
+    if pair is None:
+        copy = read_mutants_module(module)
+        try:
+            pair = read_original_function(copy, name), read_mutant_function(copy, name)
+        except FileNotFoundError:  # a later run of other modules copied this one plain
+            return f"{module}: its mutants are no longer in mutants/; run it again to see them"
+    old, new = (libcst.Module([f]).code.strip().splitlines() for f in pair)
+    _, i1, i2, j1, j2 = next(
+        op for op in SequenceMatcher(None, old, new).get_opcodes() if op[0] != "equal"
+    )
+    at_def = next(i for i, line in enumerate(old) if re.match(r"\s*(async\s+)?def ", line))
+    line = def_line(module, *orig_function_and_class_names_from_key(name)) + i1 - at_def
+    was, now = (" / ".join(s.strip() for s in lines) for lines in (old[i1:i2], new[j1:j2]))
+    return f"{module}:{line}: {was!r} -> {now!r}"
+
+
+def def_line(module: str, function: str, klass: str | None) -> int:
+    """The line of ``def function`` (in ``klass``, when a method) in the original source."""
+    tree = ast.parse((ROOT / module).read_text(encoding="utf-8"))
+    scope = tree.body
+    if klass:
+        scope = next(n.body for n in tree.body if isinstance(n, ast.ClassDef) and n.name == klass)
+    kinds = (ast.FunctionDef, ast.AsyncFunctionDef)
+    return next(n.lineno for n in scope if isinstance(n, kinds) and n.name == function)
+
+
+def report(modules: list[str]) -> float:
+    """Prints each module's score and its survivors, then the whole; returns the whole."""
+    killed = survived = 0
+    for module in modules:
+        outcome = results(module)
+        dead = sum(status in KILLED for status in outcome.values())
+        alive = sorted(name for name, status in outcome.items() if status in SURVIVED)
+        other = sorted(f"{n} ({s})" for n, s in outcome.items() if not {s} & (KILLED | SURVIVED))
+        killed, survived = killed + dead, survived + len(alive)
+        print(f"\n{module}: {score_line(dead, len(alive))}")
+        for name in alive:
+            print(f"  {outcome[name]}: {name}\n    {mutation(module, name)}")
+        for name in other:
+            print(f"  not decided: {name}")
+    print(f"\nMutation score: {score_line(killed, survived)} (goal {GOAL:.0%})")
+    return killed / (killed + survived) if killed + survived else 0.0
+
+
+def score_line(killed: int, survived: int) -> str:
+    total = killed + survived
+    share = f"{killed / total:.1%}" if total else "no mutant"
+    return f"{share}, {killed} killed of {total} ({survived} survived)"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("modules", nargs="*", help="files to mutate (default: the changed ones)")
+    parser.add_argument("--base", default="main", help="the branch a change is compared with")
+    parser.add_argument("--dry-run", action="store_true", help="list modules and tests only")
+    parser.add_argument("--report", action="store_true", help="the last run's score, no run")
+    parser.add_argument(
+        "--direct", action="store_true", help="only the tests importing the modules themselves"
+    )
+    parser.add_argument("--tests", nargs="+", help="these test files instead of those found")
+    args = parser.parse_args(argv)
+    os.chdir(ROOT)
+    modules = sorted(set(args.modules)) or changed_modules(args.base)
+    outside = [m for m in modules if not in_scope(m)]
+    if outside:
+        parser.error(f"not in [tool.mutmut] only_mutate: {', '.join(outside)}")
+    if not modules:
+        print(f"No module of [tool.mutmut] changed since {args.base}.")
+        return 0
+    tests_by_module = {m: args.tests or tests_of(dotted(m), hop=not args.direct) for m in modules}
+    untested = [m for m in modules if not tests_by_module[m]]
+    modules = [m for m in modules if m not in untested]
+    tests = sorted({t for m in modules for t in tests_by_module[m]})
+    for module in untested:
+        print(f"{module}: no test file imports it")
+    print("Modules:", *modules, sep="\n  ")
+    print("Tests:", *tests, sep="\n  ")
+    if args.dry_run or not modules:
+        return 1 if untested else 0
+    if not args.report:
+        run_mutmut(modules, tests)
+    return 0 if report(modules) >= GOAL and not untested else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
