@@ -131,7 +131,7 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
 
     def _legal_draw(self, s: AdvancedState) -> list[Action]:
         if self.app_bag:
-            return [Action("draw")]
+            return [listed("draw")]
         count = min(SETUP_TOKENS if s.phase == "draw" else END_TOKENS, sum(s.bag))
         return [Action("draw", *pick) for pick in effects._bag_picks(s.bag, count)]
 

@@ -82,7 +82,7 @@ class FamilyGame:
             return [Action("reveal", card) for card in sorted(set(s.deck[0]))]
         if s.phase == "draw":
             if self.app_bag:
-                return [Action("draw")]
+                return [listed("draw")]
             bag_list = [c for c in range(7) for _ in range(s.bag[c])]
             k = min(s.draw_count, len(bag_list))
             picks = sorted(set(combinations_with_replacement(sorted(set(bag_list)), k)))
