@@ -61,9 +61,12 @@ def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
 
 def pick_from_counts(state: int, counts: tuple[int, ...]) -> tuple[int, int]:
     """Index of one item drawn uniformly from a multiset given as counts."""
-    state, r = below(state, sum(counts))
-    for index, count in enumerate(counts):
+    total = sum(counts)
+    if not total:
+        raise ValueError("empty multiset")
+    state, r = below(state, total)
+    for index, count in enumerate(counts):  # r < total: some count takes it
         if r < count:
             return state, index
         r -= count
-    raise ValueError("empty multiset")
+    raise AssertionError("a draw below the total past every count")

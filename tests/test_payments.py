@@ -9,11 +9,13 @@ printed colour it lacks; whatever is left over pays the "any" symbols.
 
 from itertools import product
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rules.colours import GREY
-from rules.pingwiny.payments import affordable, payments, price
+from rules.errors import RulesError
+from rules.pingwiny.payments import affordable, parse_payment, payments, price
 
 PRINTED = [c for c in range(7) if c != GREY]
 costs = st.tuples(*[st.integers(0, 2)] * 7, st.integers(0, 2))
@@ -50,3 +52,29 @@ def test_the_printed_tokens_alone_are_the_one_way_without_a_spare_grey():
 def test_an_any_symbol_or_a_spare_grey_gives_more_ways():
     assert len(payments((1, 0, 0, 0, 0, 0, 0, 1), (2, 1, 0, 0, 0, 0, 0))) == 2
     assert payments((1, 0, 0, 0, 0, 0, 0, 0), (1, 0, 0, 0, 1, 0, 0)) == [(), ("grey=red",)]
+
+
+def _cost(**counts: int) -> tuple:
+    order = ("red", "blue", "green", "yellow", "grey", "white", "black", "any")
+    return tuple(counts.get(colour, 0) for colour in order)
+
+
+@pytest.mark.parametrize(
+    "pay, said",
+    [
+        (lambda: parse_payment(("jokers=red",)), ["'jokers=red'", "greys stand for"]),
+        (lambda: parse_payment(("grey=grey",)), ["'grey=grey'", "greys stand for"]),
+        (lambda: parse_payment(("grey=red", "grey=blue")), ["'grey=blue'", "greys stand for"]),
+        (lambda: parse_payment(("any=",)), ["'any='", "greys stand for"]),
+        (lambda: price("becky", _cost(red=1), ("grey=blue",), (1,) * 7), ["not ask for blue"]),
+        (lambda: price("becky", _cost(red=1, any=2), ("any=red",), (1,) * 7), ["becky", "2 "]),
+        (lambda: price("becky", _cost(red=2), (), (1,) * 7), ["Not enough red", "'becky'"]),
+    ],
+)
+def test_a_refused_payment_says_which_word_colour_or_count_is_wrong(pay, said):
+    """The table reads why a payment was refused: the word it did not understand, the colour
+    a grey cannot stand in for or the hand lacks, how many "any" tokens the card asks for."""
+    with pytest.raises(RulesError) as refused:
+        pay()
+    text = refused.value.text("en")
+    assert all(words in text for words in said), text
