@@ -65,3 +65,45 @@ def test_a_pick_never_lands_on_an_item_counted_0():
     assert picked == {1, 3}
     with pytest.raises(ValueError):
         rng.pick_from_counts(5, (0, 0, 0))
+
+
+def state_before(output: int) -> int:
+    """The state whose next output is ``output``: SplitMix64's steps undone (each xor-shift by
+    xoring back, each product by the multiplier's inverse modulo 2**64)."""
+
+    def unshift(y: int, s: int) -> int:
+        x = y
+        for _ in range(64 // s + 1):
+            x = y ^ (x >> s)
+        return x
+
+    z = unshift(output, 31)
+    z = unshift(z * pow(0x94D049BB133111EB, -1, 2**64) % 2**64, 27)
+    z = unshift(z * pow(0xBF58476D1CE4E5B9, -1, 2**64) % 2**64, 30)
+    return (z - rng.GOLDEN) % 2**64
+
+
+@pytest.mark.parametrize("n", [3, 7, 52])
+def test_an_output_in_the_last_partial_block_is_drawn_again(n):
+    """No value is favoured: of the outputs from ``limit`` up (the last, partial block of n),
+    none is taken; the one just below it is."""
+    limit = 2**64 - 2**64 % n
+    assert rng.next_u64(state_before(limit))[1] == limit
+    rejected = state_before(limit)
+    after, _ = rng.next_u64(rejected)
+    assert rng.below(rejected, n) == (lambda s, d: (s, d[0]))(*draws(after, n, 1))
+    accepted = state_before(limit - 1)
+    assert rng.below(accepted, n) == (rng.next_u64(accepted)[0], (limit - 1) % n)
+    # The shuffle's first swap draws below the number of items, the same way.
+    for state in (rejected, accepted):
+        assert rng.shuffled(state, tuple(range(n))) == swapped_by_below(state, tuple(range(n)))
+
+
+def swapped_by_below(state: int, items: tuple) -> tuple[int, tuple]:
+    """Fisher–Yates made with ``below``: place i, from the last down, swaps with a draw below
+    i + 1."""
+    order = list(items)
+    for i in range(len(order) - 1, 0, -1):
+        state, j = rng.below(state, i + 1)
+        order[i], order[j] = order[j], order[i]
+    return state, tuple(order)
