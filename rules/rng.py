@@ -7,6 +7,9 @@ is tiny, fast in pure Python and the same on every platform, which matters
 more here than statistical strength.
 """
 
+from bisect import bisect_right
+from itertools import accumulate
+
 MASK = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
 
@@ -61,12 +64,8 @@ def shuffled(state: int, items: tuple) -> tuple[int, tuple]:
 
 def pick_from_counts(state: int, counts: tuple[int, ...]) -> tuple[int, int]:
     """Index of one item drawn uniformly from a multiset given as counts."""
-    total = sum(counts)
-    if not total:
+    ends = list(accumulate(counts))  # where each item's run of places ends
+    if not ends or not ends[-1]:
         raise ValueError("empty multiset")
-    state, r = below(state, total)
-    for index, count in enumerate(counts):  # r < total: some count takes it
-        if r < count:
-            return state, index
-        r -= count
-    raise AssertionError("a draw below the total past every count")
+    state, place = below(state, ends[-1])
+    return state, bisect_right(ends, place)
