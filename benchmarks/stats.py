@@ -108,7 +108,7 @@ def main() -> None:
     result = {
         "games": args.games,
         "build_s": round(built, 1),
-        "index_s": round(indexed, 2),
+        "index_s": round(indexed, 3),
         **screens,
         "open_max_ms": max(screens.values()),
         "runs": args.runs,

@@ -2,9 +2,10 @@
 
 The same loop runs the device, the terminal simulator and the headless
 scripts; only the hardware objects and the clock differ. A frame is drawn
-only after an input (drawing is the costly part); the last frame is offered
-to the panel every tick, which costs a 1 KiB comparison and lets a panel
-that was unplugged come back by itself.
+only after an input (drawing is the costly part) and handed to the panel once; while the
+panel is lost, the frame is offered to it every tick, which lets a panel that was unplugged
+come back by itself. The journal's files are looked at twice a second (``LOOK``): one
+deleted under the box is written again and said on the panel within half a second.
 
 An input whose write the storage refuses (full, read-only, I/O error) is
 refused as a whole: the screens go back to what they were before it, the
@@ -27,6 +28,7 @@ from firmware_app.status import play_status
 from firmware_app.store.faults import StorageError
 
 LOG = logging.getLogger("tableside.loop")
+LOOK = 0.5  # seconds between two looks at the journal's files (three ``stat`` calls)
 
 
 class Loop:
@@ -50,6 +52,8 @@ class Loop:
         self.stick = stick  # flows/shared/stick.py's StickWatch: a USB stick plugged in
         self.missing = missing  # the parts that do not work, for the status line
         self.frame = None
+        self.on_panel = None  # the frame last handed to the panel
+        self.look_due = 0.0  # when the journal's files are looked at next
         self.shown = None  # the top screen when the last tick ended: the one on the panel
         self.busy = False  # a work that drops presses has just run: drop the next poll's inputs
         self.last_input = None
@@ -101,18 +105,18 @@ class Loop:
             if contrast != self.contrast:
                 self.display.contrast(contrast)
                 self.contrast = contrast
-            self.display.show(self.frame.image)
+            self._show()
         if (slow := self.app.top).slow and slow is shown:  # on the panel since the last tick
             before = self._saved(lambda _: slow.work(), "work", leaving=slow)
             self.busy = slow.drops_presses
             self.frame, redrawn = self.guard.draw(before), True
             if not self.asleep:
-                self.display.show(self.frame.image)
+                self._show()
         before = self.guard.mark()  # the jobs beside the play, from here
         found = self.guard.job("backups", self.backups.tick, now) if self.backups else None
         if found and (lines := found.message(self.app.t)):  # the check after start-up
             self.app.notice(self.app.t("Game record"), lines)
-        if self.app.journal.replaced():  # deleted under the box: written again (in_place.py)
+        if now >= self.look_due and self._replaced(now):  # deleted under the box: written again
             t = self.app.t
             lines = [
                 t(
@@ -131,6 +135,19 @@ class Loop:
             self.notifier.watchdog()
         self.shown = self.app.top
         return redrawn
+
+    def _show(self) -> None:
+        """Hand the panel a frame it has not had, or any frame while it is lost (each
+        offer is its chance to reconnect): a tick in which nothing changed sends nothing."""
+        if self.frame is not self.on_panel or self.display.fault is not None:
+            self.display.show(self.frame.image)
+            self.on_panel = self.frame
+
+    def _replaced(self, now: float) -> bool:
+        """Whether the journal was written again, its files deleted or replaced while open
+        (``store/in_place.py``); looked at once every ``LOOK`` seconds."""
+        self.look_due = now + LOOK
+        return self.app.journal.replaced()
 
     def _drop(self, inputs: int) -> None:
         """The first poll after a virtual player thought brings what was pressed meanwhile:

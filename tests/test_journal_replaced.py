@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from firmware_app.loop import LOOK
 from firmware_app.runners.autopilot import Autopilot, new_game_script
 from firmware_app.runners.headless import Headless
 from firmware_app.store.faults import JournalError, StorageError
@@ -93,7 +94,7 @@ def test_a_journal_deleted_or_replaced_in_play_is_written_again_and_nothing_is_l
     pilot = Autopilot(sim, SEED)
     _play_to(sim, pilot, BEFORE)
     DAMAGES[damage](folder)
-    sim.run_for(0.05)  # the next ticks look, write the journal again and say so
+    sim.run_for(LOOK)  # the loop looks within half a second, writes it again and says so
     assert NOTICE in sim.screen
     sim.press("ok")  # read
     assert NOTICE not in sim.screen

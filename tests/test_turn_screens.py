@@ -7,6 +7,7 @@ from firmware_app.flows.pingwiny.turn import Headquarters, TurnMenu
 from firmware_app.session import Session
 from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import Menu, Notice
+from firmware_app.words.i18n import ThingsNamed, card_name
 from rules.actions import Action
 from rules.colours import COLOURS
 from rules.pingwiny.options import Options
@@ -240,3 +241,16 @@ def test_two_black_for_one_black_is_offered_it_leaves_a_token_fewer(app):
     app.top.button("black")  # the Gastro zone, giving black: what you get
     assert app.top.title == "Gastro: you get"
     assert "black" in [item.colour for item in app.top.items]
+
+
+def test_a_refusal_names_every_card_mission_penguin_and_seat_as_the_table_reads_them(app):
+    game, t = app.session.game, app.t
+    named = ThingsNamed(t, app.session)
+    cards = game.cards
+    expected = {card: card_name(t, f) for card, f in cards.figurants.items()}
+    expected |= {mission: card_name(t, m) for mission, m in cards.missions.items()}
+    expected |= {penguin: penguin.capitalize() for penguin in cards.penguins}
+    expected |= {"p1": "Player 1", "p2": "Player 2"}  # Options(players=2), no names given
+    assert dict(named) == expected
+    assert len(named) == len(expected)
+    assert "p3" not in named and "nobody" not in named

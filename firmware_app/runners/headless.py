@@ -188,7 +188,8 @@ class Headless:
         the sleep or the end of the wait and the loop ticks from there, so an hour is a few
         ticks and not 360,000; what the panel shows, when it sleeps and the clock at the
         end are those of ``run_for``. Only a journal deleted under the box, which the loop
-        looks for at every tick, is seen at the next tick run rather than at once.
+        looks for twice a second, is seen at the next tick run rather than at its look.
+        A press waits out its pause this way (``press``).
         """
         end = self.now + seconds
         while self.now < end - 1e-9:
@@ -231,11 +232,13 @@ class Headless:
             self.now = round(self.now + ticks * TICK, 6)
 
     def press(self, name: str, times: int = 1) -> None:
+        """Press ``name`` ``times`` times: held ``TAP`` s, then a ``GAP`` s pause, waited out
+        as ``wait`` does (after the release settles nothing comes until the next input)."""
         for _ in range(times):
             self.buttons.press(name, self.now)
             self.run_for(TAP)
             self.buttons.release(name, self.now)
-            self.run_for(GAP)
+            self.wait(GAP)
 
     def hold(self, name: str, seconds: float = HOLD) -> None:
         self.buttons.press(name, self.now)

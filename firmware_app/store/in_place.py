@@ -5,7 +5,7 @@ is deleted (or another file renamed over the journal) while the box runs, every 
 still succeeds, into files no name leads to any more, and the next start finds nothing
 of them. So the journal remembers which files it opened (device and inode of the main
 file, its log and the log's index) and compares them with what stands at their names
-before each write and at each tick of the main loop: three ``stat`` calls.
+before each write and twice a second in the main loop: three ``stat`` calls.
 
 When they differ, the process still holds everything: its connection reads the unlinked
 files. SQLite's backup API copies that whole state into a new file beside the name,
@@ -51,7 +51,7 @@ class InPlace:
 
     def replaced(self) -> bool:
         """Whether the journal was written again since the last call, its files having been
-        deleted or replaced while open; looks first. The main loop calls it every tick.
+        deleted or replaced while open; looks first. The main loop calls it twice a second.
 
         A journal that cannot be written again now is left as it is: the next write tries
         again and, refused, refuses its input (``StorageError``), so the panel says so.
@@ -101,7 +101,7 @@ def where(path: Path) -> Where:
 
 def moved(opened: Where, path: Path) -> bool:
     """Whether a file the connection opened no longer stands at its name: a ``stat`` of
-    each by a plain string (a few µs in all), since the main loop asks every tick.
+    each by a plain string (a few µs in all), since the main loop asks twice a second.
 
     A file that was absent when the connection was opened is not looked at: SQLite
     makes the log and its index at the first read, and removes neither while open.

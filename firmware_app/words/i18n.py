@@ -10,6 +10,7 @@ worded by ``rules.messages`` in the same language.
 
 import ast
 import gettext
+from collections.abc import Mapping
 from functools import cache
 from pathlib import Path
 
@@ -159,7 +160,7 @@ class Translator:
         """The engine's reason in this language, with cards and players by their names."""
         if session is None:
             return error.text(self.language)
-        return error.text(self.language, things=things_named(self, session))
+        return error.text(self.language, things=ThingsNamed(self, session))
 
 
 # Labels that come from the data files (English there), worded on the panel in the
@@ -233,17 +234,33 @@ def deck_sentence(t, label: str) -> str:
     return t("Playing with the {deck}.", deck=data_label(t, label))
 
 
-def things_named(t, session) -> dict[str, str]:
-    """Card, mission and seat ids of a game, by the names the table uses."""
-    game = session.game
-    cards = getattr(game, "cards", None)
-    named = {}
-    if cards is not None:
-        named.update({card: card_name(t, f) for card, f in cards.figurants.items()})
-        named.update({mission: card_name(t, m) for mission, m in cards.missions.items()})
-        named.update({penguin: penguin.capitalize() for penguin in cards.penguins})
-    names = game.options.names
-    for seat in range(len(session.state.players) if hasattr(session.state, "players") else 0):
-        label = names[seat] if names else t("Player {n}", n=seat + 1)
-        named[f"p{seat + 1}"] = label
-    return named
+class ThingsNamed(Mapping):
+    """Card, mission and seat ids of a game, by the names the table uses.
+
+    Each name is worked out when a reason asks for it: a turn's menu words the refusal of
+    every move it cannot offer, and each reason names one or two of the game's many cards.
+    A seat's id wins over a penguin's, a penguin's over a card's, a mission's over a
+    figurant's (they never share one in the shipped data).
+    """
+
+    def __init__(self, t, session) -> None:
+        cards = getattr(session.game, "cards", None)
+        self._t, self._names = t, session.game.options.names
+        self._cards = {**cards.figurants, **cards.missions} if cards is not None else {}
+        self._penguins = tuple(cards.penguins) if cards is not None else ()
+        players = getattr(session.state, "players", ())
+        self._seats = {f"p{seat + 1}": seat for seat in range(len(players))}
+
+    def __getitem__(self, thing: str) -> str:
+        if thing in self._seats:
+            seat = self._seats[thing]
+            return self._names[seat] if self._names else self._t("Player {n}", n=seat + 1)
+        if thing in self._penguins:
+            return thing.capitalize()
+        return card_name(self._t, self._cards[thing])
+
+    def __iter__(self):
+        return iter(dict.fromkeys([*self._cards, *self._penguins, *self._seats]))
+
+    def __len__(self) -> int:
+        return sum(1 for _ in self)
