@@ -4,7 +4,8 @@ Run from the checkout (docs/testing.md, "Mutation testing")::
 
     nice -n 10 .venv/bin/python tests/mutation_scope.py [--base main] [--dry-run] [MODULE ...]
 
-other options: ``--direct``, ``--tests FILE ...``, ``--report`` (``--help``).
+other options: ``--all``, ``--sample N``, ``--direct``, ``--tests FILE ...``, ``--report``
+(``--help``).
 
 Without MODULE, the modules are those of ``git diff --name-only --merge-base BASE`` (committed
 and not yet committed changes since the branch left BASE) and new files, kept to the ones
@@ -17,17 +18,25 @@ many mutants at a time as there are cores.
 The score is killed / (killed + survived); a timeout or a crash of the test process counts as
 killed, a mutant no selected test reaches counts as survived. It exits 1 under 90 %, or when a
 module has no test file importing it.
+
+``--all --sample N`` measures the score over every configured module: their ~21,000 mutants
+would hold two cores for a day, so ``N`` of them drawn at random (``--seed``) are run, and the
+score is given with its 95 % interval (Wilson's), which says how far the whole may lie from it.
 """
 
 import argparse
 import ast
 import fnmatch
+import io
+import math
 import os
+import random
 import re
 import subprocess
 import sys
 import tomllib
 from difflib import SequenceMatcher
+from functools import cache
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -40,6 +49,40 @@ def configured() -> list[str]:
     """The ``only_mutate`` patterns of pyproject.toml: the modules mutation testing covers."""
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     return project["tool"]["mutmut"]["only_mutate"]
+
+
+def every_module() -> list[str]:
+    """Every file the ``only_mutate`` patterns name that holds code (a package's
+    ``__init__.py`` may hold only its docstring: nothing to mutate, no test imports it)."""
+    packages = (ROOT / top for top in ("rules", "hw", "firmware_app"))
+    found = (p.relative_to(ROOT).as_posix() for top in packages for p in top.rglob("*.py"))
+    return sorted(path for path in found if in_scope(path) and holds_code(ROOT / path))
+
+
+def holds_code(source: Path) -> bool:
+    body = ast.parse(source.read_text(encoding="utf-8")).body
+    return len(body) > (1 if ast.get_docstring(ast.Module(body, [])) is not None else 0)
+
+
+@cache
+def mutant_names(module: str) -> list[str]:
+    """The names mutmut gives the mutants of ``module`` (made in memory, nothing written)."""
+    from mutmut.__main__ import write_all_mutants_to_file
+    from mutmut.utils.format_utils import get_mutant_name
+
+    source = (ROOT / module).read_text(encoding="utf-8")
+    made = write_all_mutants_to_file(out=io.StringIO(), source=source, filename=Path(module))
+    return [get_mutant_name(Path(module), name) for name in made.mutant_names]
+
+
+def drawn(modules: list[str], size: int, seed: int) -> dict[str, list[str]]:
+    """``size`` mutants drawn at random from every mutant of ``modules``, by module."""
+    every = [(module, name) for module in modules for name in mutant_names(module)]
+    print(f"{len(every)} mutants in {len(modules)} modules; {size} drawn (seed {seed})")
+    picked: dict[str, list[str]] = {}
+    for module, name in random.Random(seed).sample(every, min(size, len(every))):
+        picked.setdefault(module, []).append(name)
+    return {module: sorted(picked[module]) for module in sorted(picked)}
 
 
 def git_lines(*args: str) -> list[str]:
@@ -99,7 +142,7 @@ def tests_of(module: str, hop: bool = True) -> list[str]:
     return sorted(found)
 
 
-def run_mutmut(modules: list[str], tests: list[str]) -> None:
+def run_mutmut(modules: list[str], tests: list[str], names: list[str] | None = None) -> None:
     """``mutmut run`` on the modules' mutants, with mutmut's configuration narrowed to them.
 
     mutmut reads ``[tool.mutmut]`` once into one object; its two lists are replaced here, as a
@@ -122,7 +165,7 @@ def run_mutmut(modules: list[str], tests: list[str]) -> None:
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [mutated, os.environ.get("PYTHONPATH")])
     )
-    names = [f"{dotted(m)}.x*" for m in modules]
+    names = names or [f"{dotted(m)}.x*" for m in modules]
     cli(["run", "--max-children", str(os.cpu_count() or 1), *names], standalone_mode=False)
 
 
@@ -174,11 +217,14 @@ def def_line(module: str, function: str, klass: str | None) -> int:
     return next(n.lineno for n in scope if isinstance(n, kinds) and n.name == function)
 
 
-def report(modules: list[str]) -> float:
-    """Prints each module's score and its survivors, then the whole; returns the whole."""
+def report(modules: list[str], sample: dict[str, list[str]] | None = None) -> float:
+    """Prints each module's score and its survivors, then the whole; returns the whole.
+    With a ``sample``, only its mutants count, and the whole comes with its interval."""
     killed = survived = 0
     for module in modules:
         outcome = results(module)
+        if sample is not None:
+            outcome = {name: outcome.get(name, "not run") for name in sample[module]}
         dead = sum(status in KILLED for status in outcome.values())
         alive = sorted(name for name, status in outcome.items() if status in SURVIVED)
         other = sorted(f"{n} ({s})" for n, s in outcome.items() if not {s} & (KILLED | SURVIVED))
@@ -189,7 +235,18 @@ def report(modules: list[str]) -> float:
         for name in other:
             print(f"  not decided: {name}")
     print(f"\nMutation score: {score_line(killed, survived)} (goal {GOAL:.0%})")
+    if sample is not None and killed + survived:
+        low, high = wilson(killed, killed + survived)
+        print(f"95 % interval of the score over all their mutants: {low:.1%} to {high:.1%}")
     return killed / (killed + survived) if killed + survived else 0.0
+
+
+def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
+    """Wilson's interval for the share of killed mutants among all, from a sample."""
+    share = killed / total
+    centre = (share + z * z / (2 * total)) / (1 + z * z / total)
+    half = z * math.sqrt(share * (1 - share) / total + z * z / (4 * total * total))
+    return centre - half / (1 + z * z / total), centre + half / (1 + z * z / total)
 
 
 def score_line(killed: int, survived: int) -> str:
@@ -208,9 +265,13 @@ def main(argv: list[str] | None = None) -> int:
         "--direct", action="store_true", help="only the tests importing the modules themselves"
     )
     parser.add_argument("--tests", nargs="+", help="these test files instead of those found")
+    parser.add_argument("--all", action="store_true", help="every module of only_mutate")
+    parser.add_argument("--sample", type=int, help="run this many mutants drawn at random")
+    parser.add_argument("--seed", type=int, default=1, help="the draw's seed (with --sample)")
     args = parser.parse_args(argv)
     os.chdir(ROOT)
-    modules = sorted(set(args.modules)) or changed_modules(args.base)
+    modules = sorted(set(args.modules)) or (every_module() if args.all else [])
+    modules = modules or changed_modules(args.base)
     outside = [m for m in modules if not in_scope(m)]
     if outside:
         parser.error(f"not in [tool.mutmut] only_mutate: {', '.join(outside)}")
@@ -227,9 +288,14 @@ def main(argv: list[str] | None = None) -> int:
     print("Tests:", *tests, sep="\n  ")
     if args.dry_run or not modules:
         return 1 if untested else 0
+    sample = drawn(modules, args.sample, args.seed) if args.sample else None
+    if sample is not None:
+        modules = list(sample)
+        tests = sorted({t for m in modules for t in tests_by_module[m]})
     if not args.report:
-        run_mutmut(modules, tests)
-    return 0 if report(modules) >= GOAL and not untested else 1
+        names = [name for picked in sample.values() for name in picked] if sample else None
+        run_mutmut(modules, tests, names)
+    return 0 if report(modules, sample) >= GOAL and not untested else 1
 
 
 if __name__ == "__main__":

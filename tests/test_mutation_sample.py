@@ -1,0 +1,44 @@
+"""The mutation score over every configured module, from a random sample of its mutants
+(``tests/mutation_scope.py --all --sample N``, docs/testing.md)."""
+
+import math
+
+import pytest
+from mutation_scope import GOAL, drawn, every_module, mutant_names, wilson
+
+SMALL = ["hw/rfid/rdm6300.py", "hw/rfid/outage.py"]  # two small modules: quick to mutate
+
+
+@pytest.mark.parametrize(("killed", "total"), [(270, 300), (299, 300), (50, 100), (1, 7)])
+def test_each_bound_of_the_interval_solves_wilsons_equation(killed, total):
+    """Wilson's bounds are the two shares p with (k/n - p)^2 = z^2 p (1 - p) / n."""
+    low, high = wilson(killed, total)
+    share, z = killed / total, 1.96
+    for bound in (low, high):
+        assert (share - bound) ** 2 == pytest.approx(z * z * bound * (1 - bound) / total)
+    assert 0 <= low < share < high <= 1
+
+
+def test_three_hundred_mutants_at_ninety_percent_give_about_three_and_a_half_points():
+    low, high = wilson(270, 300)  # docs/testing.md: "about ±3.5 points"
+    assert math.isclose((high - low) / 2, 0.035, abs_tol=0.002)
+    assert low < GOAL < high
+
+
+def test_a_draw_is_the_same_for_a_seed_and_takes_each_mutant_once():
+    every = {name for module in SMALL for name in mutant_names(module)}
+    first, again, other = (drawn(SMALL, 20, seed) for seed in (1, 1, 2))
+    assert first == again and first != other
+    names = [name for picked in first.values() for name in picked]
+    assert len(names) == len(set(names)) == 20 and set(names) <= every
+    for module, picked in first.items():
+        assert all(name.startswith(module.removesuffix(".py").replace("/", ".")) for name in picked)
+    everything = drawn(SMALL, 10_000, 1)  # more than there are: all of them
+    assert sum(map(len, everything.values())) == len(every)
+
+
+def test_every_module_with_a_mutant_is_covered_and_a_docstring_package_is_not():
+    modules = every_module()
+    assert "rules/pingwiny/family.py" in modules and "hw/buttons.py" in modules
+    assert "rules/popiel/__init__.py" not in modules  # its docstring alone: no mutant
+    assert "hw/rfid/fake.py" not in modules  # a stand-in the tests drive, not covered
