@@ -219,8 +219,11 @@ def def_line(module: str, function: str, klass: str | None) -> int:
 
 def report(modules: list[str], sample: dict[str, list[str]] | None = None) -> float:
     """Prints each module's score and its survivors, then the whole; returns the whole.
-    With a ``sample``, only its mutants count, and the whole comes with its interval."""
-    killed = survived = 0
+    With a ``sample``, only its mutants count, and the whole comes with its interval.
+
+    A timeout counts as killed, and is listed too: mutmut's deadline is on the clock, so on a
+    loaded machine a slow mutant may run out of time without hanging the tests."""
+    killed = survived = late = 0
     for module in modules:
         outcome = results(module)
         if sample is not None:
@@ -228,13 +231,15 @@ def report(modules: list[str], sample: dict[str, list[str]] | None = None) -> fl
         dead = sum(status in KILLED for status in outcome.values())
         alive = sorted(name for name, status in outcome.items() if status in SURVIVED)
         other = sorted(f"{n} ({s})" for n, s in outcome.items() if not {s} & (KILLED | SURVIVED))
+        timeouts = sorted(name for name, status in outcome.items() if status == "timeout")
         killed, survived = killed + dead, survived + len(alive)
-        print(f"\n{module}: {score_line(dead, len(alive))}")
-        for name in alive:
+        late += len(timeouts)
+        print(f"\n{module}: {score_line(dead, len(alive), len(timeouts))}")
+        for name in alive + timeouts:
             print(f"  {outcome[name]}: {name}\n    {mutation(module, name)}")
         for name in other:
             print(f"  not decided: {name}")
-    print(f"\nMutation score: {score_line(killed, survived)} (goal {GOAL:.0%})")
+    print(f"\nMutation score: {score_line(killed, survived, late)} (goal {GOAL:.0%})")
     if sample is not None and killed + survived:
         low, high = wilson(killed, killed + survived)
         print(f"95 % interval of the score over all their mutants: {low:.1%} to {high:.1%}")
@@ -249,10 +254,10 @@ def wilson(killed: int, total: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half / (1 + z * z / total), centre + half / (1 + z * z / total)
 
 
-def score_line(killed: int, survived: int) -> str:
+def score_line(killed: int, survived: int, timeouts: int) -> str:
     total = killed + survived
     share = f"{killed / total:.1%}" if total else "no mutant"
-    return f"{share}, {killed} killed of {total} ({survived} survived)"
+    return f"{share}, {killed} killed of {total} ({survived} survived, {timeouts} timed out)"
 
 
 def main(argv: list[str] | None = None) -> int:
