@@ -20,6 +20,9 @@ SPREAD = {
     "test_teaching.py",
     "test_virtual_app.py",
 }
+# Files whose one long module fixture starts the run, on the first worker, while the other
+# works through the rest: ``test_power_cut.py`` kills the daemon 200 times (about 50 s).
+FIRST = ("tests/test_power_cut.py",)
 
 
 def pytest_configure(config):
@@ -30,7 +33,8 @@ def pytest_configure(config):
 def pytest_xdist_make_scheduler(config, log):
     """In parallel (``-n auto``), one worker runs each file's tests in order (a module-scoped
     fixture is built once, a module's tally sees every case), except the files of ``SPREAD``,
-    whose tests go to whichever worker is free. The files with the most tests go first."""
+    whose tests go to whichever worker is free. The files of ``FIRST`` go first, then the
+    files with the most tests."""
     if config.getvalue("dist") != "load":  # a ``--dist`` other than -n's own
         return None
     from xdist.scheduler import LoadScopeScheduling
@@ -39,6 +43,12 @@ def pytest_xdist_make_scheduler(config, log):
         def _split_scope(self, nodeid: str) -> str:
             path = nodeid.split("::", 1)[0]
             return nodeid if path.rpartition("/")[2] in SPREAD else path
+
+        def _assign_work_unit(self, node) -> None:
+            for scope in reversed(FIRST):
+                if scope in self.workqueue:
+                    self.workqueue.move_to_end(scope, last=False)
+            super()._assign_work_unit(node)
 
     return ByFile(config, log)
 
