@@ -142,13 +142,24 @@ def tests_of(module: str, hop: bool = True) -> list[str]:
     return sorted(found)
 
 
+# Python imports ``sitecustomize`` from PYTHONPATH as it starts. While mutmut maps tests to
+# functions (``stats``), a command that a test starts has no mutmut configuration where it runs
+# and could keep no record anyway: it runs the original functions. With a mutant under test it
+# runs that mutant, so a test of a command kills it too.
+UNMAPPED = """import os
+
+if os.environ.get("MUTANT_UNDER_TEST") == "stats":
+    os.environ["MUTANT_UNDER_TEST"] = ""
+"""
+
+
 def run_mutmut(modules: list[str], tests: list[str], names: list[str] | None = None) -> None:
     """``mutmut run`` on the modules' mutants, with mutmut's configuration narrowed to them.
 
     mutmut reads ``[tool.mutmut]`` once into one object; its two lists are replaced here, as a
     narrower pyproject.toml would say. Subprocesses that a test starts (``python -m
     firmware_app...``, the ``tableside`` script) find the mutated copy first on PYTHONPATH:
-    the editable install would otherwise give them the original.
+    the editable install would otherwise give them the original (see ``UNMAPPED``).
     """
     from mutmut.__main__ import cli
     from mutmut.configuration import config
@@ -162,6 +173,8 @@ def run_mutmut(modules: list[str], tests: list[str], names: list[str] | None = N
     settings.only_mutate = modules
     settings.pytest_add_cli_args_test_selection = tests
     mutated = str(ROOT / "mutants")
+    (ROOT / "mutants").mkdir(exist_ok=True)
+    (ROOT / "mutants" / "sitecustomize.py").write_text(UNMAPPED, encoding="utf-8")
     os.environ["PYTHONPATH"] = os.pathsep.join(
         filter(None, [mutated, os.environ.get("PYTHONPATH")])
     )
