@@ -3,6 +3,10 @@ suite on every core (docs/testing.md)."""
 
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.unmutated  # reads the code as text (docs/testing.md)
+
 REPO = Path(__file__).resolve().parents[1]
 
 

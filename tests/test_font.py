@@ -529,6 +529,7 @@ NOT_DRAWN = {chr(code) for code in range(32)}
 TERMINAL_ONLY = ("terminal.py", "terminal_view.py")
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 @pytest.mark.parametrize("name", FONT_NAMES)
 def test_every_character_of_every_panel_string_is_in_the_font(name):
     font = font_named(name)

@@ -99,6 +99,7 @@ def samples(message: str, language: str) -> dict[str, object]:
 # The extractor on this code ---------------------------------------------------
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_every_translator_call_is_followed_to_its_ids(found):
     assert found.unfollowed == []
     assert len(found.messages) > 150
@@ -183,6 +184,7 @@ def test_the_extractor_reports_what_it_cannot_follow(sample_package):
 # The Polish catalogue ---------------------------------------------------------
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_every_id_has_a_polish_translation(found, polish):
     assert [message for message in found.messages if not polish.get(message)] == []
 
@@ -368,6 +370,7 @@ def test_titles_items_and_prompts_are_found():
     assert "track space {space}, marker flipped" not in roles  # a helper's text, wrapped
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_titles_items_and_prompts_fit_the_panel(language):
     """A title leaves room for a notice's page counter; the rest use the whole row."""
@@ -464,6 +467,7 @@ def test_the_template_lists_every_id_untranslated(found, capsys):
     assert f'{places}msgid "Most points."' in template
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_check_passes_for_each_language(found, capsys, language):
     assert main(["--check", language]) == 0

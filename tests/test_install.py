@@ -253,6 +253,7 @@ def test_unknown_options_are_refused(
     assert result.stderr.splitlines()[0] == error
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_the_shipped_files_are_what_pyproject_builds_from() -> None:
     project = tomllib.loads((REPO / "pyproject.toml").read_text())
     setuptools = project["tool"]["setuptools"]

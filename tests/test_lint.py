@@ -7,6 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.unmutated  # reads the code as text (docs/testing.md)
+
 ROOT = Path(__file__).parent.parent
 
 

@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.unmutated  # reads the code as text (docs/testing.md)
+
 REPO = Path(__file__).resolve().parents[1]
 SHELLCHECK = Path(sys.executable).parent / "shellcheck"
 # Folders of tools and caches, not of the project (".ci" is the project's).

@@ -217,6 +217,8 @@ WHERE = """\
 import json, sys
 import firmware_app, hw, rules, PIL, gpiozero, luma.oled, serial
 from importlib import resources
+
+pytestmark = pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 print(json.dumps({
     "packages": [m.__file__ for m in (firmware_app, hw, rules)],
     "data": str(resources.files("rules") / "data" / "pingwiny.toml"),
