@@ -35,6 +35,8 @@ import pytest
 from install_helpers import PACKAGES, REPO, shipped_files
 from test_daemon import FAKE
 
+pytestmark = pytest.mark.unmutated  # builds the wheel from the code's files (docs/testing.md)
+
 PROJECT = tomllib.loads((REPO / "pyproject.toml").read_text(encoding="utf-8"))
 VERSION = PROJECT["project"]["version"]
 DIST_INFO = f"tableside-{VERSION}.dist-info"
@@ -217,8 +219,6 @@ WHERE = """\
 import json, sys
 import firmware_app, hw, rules, PIL, gpiozero, luma.oled, serial
 from importlib import resources
-
-pytestmark = pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 print(json.dumps({
     "packages": [m.__file__ for m in (firmware_app, hw, rules)],
     "data": str(resources.files("rules") / "data" / "pingwiny.toml"),
