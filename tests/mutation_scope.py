@@ -54,9 +54,13 @@ def configured() -> list[str]:
 def every_module() -> list[str]:
     """Every file the ``only_mutate`` patterns name that holds code (a package's
     ``__init__.py`` may hold only its docstring: nothing to mutate, no test imports it)."""
-    packages = (ROOT / top for top in ("rules", "hw", "firmware_app"))
-    found = (p.relative_to(ROOT).as_posix() for top in packages for p in top.rglob("*.py"))
+    found = (p.relative_to(ROOT).as_posix() for p in package_files())
     return sorted(path for path in found if in_scope(path) and holds_code(ROOT / path))
+
+
+def package_files() -> list[Path]:
+    """Every module of the three packages."""
+    return [p for top in ("rules", "hw", "firmware_app") for p in (ROOT / top).rglob("*.py")]
 
 
 def holds_code(source: Path) -> bool:
@@ -125,11 +129,8 @@ def tests_of(module: str, hop: bool = True) -> list[str]:
     tests that call its function."""
     targets = {module}
     if hop:
-        packages = [
-            p for top in ("rules", "hw", "firmware_app") for p in (ROOT / top).rglob("*.py")
-        ]
         targets |= {
-            dotted(p.relative_to(ROOT).as_posix()) for p in packages if module in imported(p)
+            dotted(p.relative_to(ROOT).as_posix()) for p in package_files() if module in imported(p)
         }
     files = {path: imported(path) for path in (ROOT / "tests").glob("*.py")}
     helpers = {p.stem for p, names in files.items() if names & targets}
@@ -172,11 +173,11 @@ def run_mutmut(modules: list[str], tests: list[str], names: list[str] | None = N
     settings = config()
     settings.only_mutate = modules
     settings.pytest_add_cli_args_test_selection = tests
-    mutated = str(ROOT / "mutants")
-    (ROOT / "mutants").mkdir(exist_ok=True)
-    (ROOT / "mutants" / "sitecustomize.py").write_text(UNMAPPED, encoding="utf-8")
+    mutated = ROOT / "mutants"
+    mutated.mkdir(exist_ok=True)
+    (mutated / "sitecustomize.py").write_text(UNMAPPED, encoding="utf-8")
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [mutated, os.environ.get("PYTHONPATH")])
+        filter(None, [str(mutated), os.environ.get("PYTHONPATH")])
     )
     names = names or [f"{dotted(m)}.x*" for m in modules]
     cli(["run", "--max-children", str(os.cpu_count() or 1), *names], standalone_mode=False)

@@ -4,7 +4,7 @@ time: what it writes, what it finds, what it logs, and that it never holds the b
 import logging
 import subprocess
 import sys
-import threading
+import time
 
 import pytest
 from stick_helpers import box_with_games
@@ -122,6 +122,5 @@ def _raise(error: Exception):
 
 
 def _wait(job: stick.Job) -> None:
-    finished = threading.Event()
     while not job.done:
-        finished.wait(0.01)
+        time.sleep(0.01)
