@@ -73,11 +73,11 @@ def daemon(tmp_path, text: str, **environ: str) -> Iterator[tuple[subprocess.Pop
 
 
 def stop(child: subprocess.Popen, sock: socket.socket) -> None:
-    """SIGTERM: STOPPING=1 comes, and the daemon exits 0."""
+    """SIGTERM: STOPPING=1 comes, and the daemon exits 0 (or the test shows what it wrote)."""
     child.send_signal(signal.SIGTERM)
     end = receive(sock, b"STOPPING=1", time.monotonic() + 10)
     assert end[-1] == b"STOPPING=1"
-    assert child.wait(timeout=10) == 0
+    assert child.wait(timeout=10) == 0, child.stderr.read()
 
 
 def test_run_notifies_systemd_and_stops_cleanly_on_sigterm(tmp_path):
