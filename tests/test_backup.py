@@ -201,11 +201,12 @@ def grown_past_its_size(made):
         file.write(b"# more\n")
 
 
-def manifest_of(text: str):
+def manifest_of(text: str, name: str | None = None):
     def damage(made):
         (made / MANIFEST).write_text(text)
 
-    damage.__name__ = f"manifest {text[:30]!r}"
+    # A test's id of printable ASCII (no backslash) is the same in every run in one process.
+    damage.__name__ = name or f"manifest {text[:30]!r}"
     return damage
 
 
@@ -233,7 +234,7 @@ DAMAGES = [
     damage_checksum, damage_pages, not_a_journal, unknown_language, a_card_refused,
     grown_past_its_size,
     manifest_of("[" * 30_000), manifest_of('{"format": "tableside-backup", "made": NaN}'),
-    manifest_of("\xff\xfe not JSON"), manifest_of("[]"),
+    manifest_of("\xff\xfe not JSON", "manifest of y-diaeresis, thorn, not JSON"), manifest_of("[]"),
     manifest_with(format="another"), manifest_with(version=3), manifest_with(version=True),
     manifest_with(version="2"), manifest_with(made=1e300), manifest_with(made=-1),
     manifest_with(made="yesterday"), manifest_with(files=[]), manifest_with(files={}),
