@@ -8,6 +8,7 @@ import pwd
 import sqlite3
 import sys
 import zlib
+from datetime import UTC, datetime
 
 import pytest
 from backup_helpers import TAUGHT, state, teach
@@ -280,6 +281,10 @@ def test_the_command_line_backs_up_and_restores(box, tmp_path, capsys):
     refused = main(["restore", "--state-dir", str(box), "--from", str(tmp_path / "stick")])
     err = capsys.readouterr().err
     assert refused == 1 and "--yes" in err and str(box / POPIEL) in err
+    # the backup named by when it was made, in UTC, to the minute, as its manifest says
+    manifest = json.loads(next((tmp_path / "stick").rglob(MANIFEST)).read_text())
+    made = datetime.fromtimestamp(manifest["made"], UTC).isoformat(" ", "minutes")
+    assert f"(made {made.removesuffix('+00:00')} UTC, " in err
     assert state(box)["settings"] != before["settings"]  # unchanged by the refusal
     restored = ["restore", "--state-dir", str(box), "--from", str(tmp_path / "stick"), "--yes"]
     assert main(restored) == 0

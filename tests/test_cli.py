@@ -248,3 +248,5 @@ def test_each_command_describes_itself_and_every_option(capsys):
         for action in command._actions:
             listed = isinstance(action, argparse._SubParsersAction)  # each with its own help
             assert action.help or listed, f"{words}: {action.dest} has no help"
+            # a phrase in lower case, as argparse's own "show this help message and exit"
+            assert listed or action.help[0].islower(), f"{words}: {action.dest}: {action.help}"

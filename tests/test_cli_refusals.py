@@ -299,6 +299,25 @@ def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
     assert line.startswith("tableside: buttons.pin_factory: cannot start pin factory")
 
 
+def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
+    """``run --first-frame`` and ``run --home`` stop the daemon early, for the benchmarks."""
+    started = []
+
+    def run(config, **stops):
+        started.append((config, stops))
+        return 0
+
+    monkeypatch.setattr("firmware_app.runners.daemon.run", run)
+    assert main(["run", "--config", "a.toml", "--first-frame"]) == 0
+    assert main(["run", "--home"]) == 0
+    assert main(["run"]) == 0
+    assert started == [
+        ("a.toml", {"first_frame": True, "home": False}),
+        (None, {"first_frame": False, "home": True}),
+        (None, {"first_frame": False, "home": False}),
+    ]
+
+
 def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tmp_path):
     """The real daemon runs on with what works; its log names the part and the fix."""
     config = tmp_path / "tableside.toml"

@@ -410,6 +410,9 @@ def test_stats_of_one_game_or_one_player(journal, tmp_path, capsys):
     assert capsys.readouterr().out == (
         f"Iza in {tmp_path}: no finished games of the advanced variant\n"
     )
+    assert main(["stats", "--state-dir", folder, "--variant", "standard"]) == 0
+    out = capsys.readouterr().out
+    assert "Król Popiel: 1 game, 10.0 min on average" in out and "Pingwiny" not in out
     assert main(["stats", "--state-dir", folder, "--player", "Zosia"]) == 1
     assert "no player 'Zosia'" in capsys.readouterr().err
 
