@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fault_kinds import _stopped
+from fault_kinds import _flip_last_page, _stopped
 from played_helpers import (
     _copy,
     _games,
@@ -347,5 +347,32 @@ def test_a_recovery_uses_only_the_actions_of_a_backup_that_replay(tmp_path):
         record = journal.record(session.game_id)
         assert record["actions"] == played[:4]
         assert len(replay(record).states) == 5  # the setup and the four actions
+    finally:
+        journal.close()
+
+
+def test_a_journal_rebuilt_without_its_mirror_keeps_its_box_over_another_boxs_backup(
+    played, tmp_path
+):
+    """The mirror lost, this box's backups lost, another box's snapshot in their folder, the
+    journal damaged: its own rows still name the box, so the rebuilt journal keeps that name
+    and the other box's snapshot is set aside, not taken for this box's."""
+    folder = _copy(played, tmp_path)
+    box = identity.read_mirror(folder / JOURNAL)
+    assert identity.valid(box)
+    foreign = _foreign_snapshot(folder, "journal-99999999-20991231-000000.sqlite")
+    for ours in newest(folder / JOURNAL):
+        if ours != foreign:
+            ours.unlink()
+    identity.mirror(folder / JOURNAL).unlink()
+    rolling_backups.archive(folder / JOURNAL).unlink(missing_ok=True)
+    path = _stopped(folder)
+    _flip_last_page(path)
+    journal, outcome = open_journal(path)
+    try:
+        assert outcome.kind == "damaged" and outcome.games == 2, outcome
+        assert [p.name for p in outcome.foreign] == [f"foreign-{foreign.name}"]
+        assert journal.get_setting(identity.KEY) == box
+        assert identity.read_mirror(path) == box
     finally:
         journal.close()
