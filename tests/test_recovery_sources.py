@@ -108,7 +108,8 @@ def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path):
             "foreign-journal-99999999-20991231-000000.sqlite"
         ]
         assert (folder / "backups" / outcome.foreign[0].name).exists()
-        assert "another box" in " ".join(outcome.message(app.t))
+        said = f"A backup of another box was set aside: {outcome.foreign[0].name}."
+        assert said in outcome.message(app.t)
         assert len(_second(journal)) >= 30 and _lost(journal, played[1]) <= 30
     finally:
         journal.close()

@@ -152,3 +152,25 @@ def test_a_restore_plan_this_box_did_not_write_is_told_and_changes_nothing(playe
         assert len(list(folder.glob("restore-under-way.refused-*.json"))) == 1
     finally:
         close_journal(journal)
+
+
+def test_a_journal_not_even_a_reader_opens_leaves_an_empty_stand_in_that_refuses_writes(
+    played, tmp_path, monkeypatch, caplog
+):
+    """The check failed, and so did opening the file read-only: the box still starts, on an
+    empty journal of its own that refuses every write, the file left as it was."""
+    folder = tmp_path / "state"
+    shutil.copytree(played[0], folder)
+    before = (folder / "journal.sqlite").read_bytes()
+    monkeypatch.setattr(recovery, "content_problems", _raise)
+    monkeypatch.setattr(recovery, "_unwritable", _raise)
+    journal, outcome, app = _start(folder)
+    try:
+        assert (outcome.kind, outcome.reason) == ("unwritable", "check")
+        assert journal.path.parent != folder and journal_games(journal) == []
+        with pytest.raises(StorageError):
+            app.set_setting("contrast", 64)
+    finally:
+        journal.close()
+    assert (folder / "journal.sqlite").read_bytes() == before
+    assert "the journal cannot be read either: an empty one stands in" in caplog.messages
