@@ -97,9 +97,9 @@ def _foreign_snapshot(folder: Path, name: str) -> Path:
     return target
 
 
-def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path):
+def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path, caplog):
     folder = _copy(played, tmp_path)
-    _foreign_snapshot(folder, "journal-99999999-20991231-000000.sqlite")
+    odd = _foreign_snapshot(folder, "journal-99999999-20991231-000000.sqlite")
     data = (folder / JOURNAL).read_bytes()
     (folder / JOURNAL).write_bytes(data[: len(data) // 2])
     journal, outcome, app = _start(folder)
@@ -110,6 +110,8 @@ def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path):
         assert (folder / "backups" / outcome.foreign[0].name).exists()
         said = f"A backup of another box was set aside: {outcome.foreign[0].name}."
         assert said in outcome.message(app.t)
+        logged = f"{odd} is not this box's: set aside as {outcome.foreign[0].name}"
+        assert logged in caplog.messages
         assert len(_second(journal)) >= 30 and _lost(journal, played[1]) <= 30
     finally:
         journal.close()
