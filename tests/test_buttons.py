@@ -22,6 +22,7 @@ from hw.buttons import (
     FakeButtons,
     GpioButtons,
     Timing,
+    bcm_pin,
     build_buttons,
 )
 from hw.errors import ConfigError, DeviceUnavailable
@@ -407,6 +408,14 @@ def test_fake_hold_and_history() -> None:
     ]
     buttons.close()
     assert buttons.closed
+
+
+def test_the_header_s_first_and_last_gpio_are_pins_and_the_numbers_beyond_are_not() -> None:
+    """The 40-pin header carries BCM GPIO 0 to 27 (wiring.md's drawing of the header)."""
+    assert (bcm_pin("buttons.pins.ok", 0), bcm_pin("buttons.pins.ok", 27)) == (0, 27)
+    for outside in (-1, 28):
+        with pytest.raises(ConfigError, match=rf"^buttons.pins.ok: BCM {outside} is not a GPIO"):
+            bcm_pin("buttons.pins.ok", outside)
 
 
 def test_fake_refuses_an_unknown_button() -> None:
