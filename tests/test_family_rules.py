@@ -429,6 +429,10 @@ def test_correct_owner_mission_and_penguin(demo):
     p1, p2 = s.players[0].penguin, s.players[1].penguin
     s, _ = game.apply(s, f"correct penguin p1 {p2}")
     assert (s.players[0].penguin, s.players[1].penguin) == (p2, p1)
+    unheld = s.faceup[1]
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, f"correct owner {unheld} p1")
+    assert str(refused.value) == f"Nobody holds card '{unheld}'."
 
 
 def test_correct_faceup_filling_a_waiting_space_ends_the_turn_like_a_reveal(demo):

@@ -90,3 +90,10 @@ def test_position_with_unknown_cards_is_refused_with_every_problem(demo):
         "player 1: penguin 'pingu' is not in the catalogue; "
         "player 1: 'tokens' must be a number or counts by colour"
     )
+
+
+@pytest.mark.parametrize("players", [None, "rico", [], [{}] * 5])
+def test_a_position_without_one_to_four_players_is_refused_saying_so(demo, players):
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"players": players})
+    assert str(refused.value) == "'players' must be a list of 1 to 4 players"  # docs/game-record.md
