@@ -36,6 +36,7 @@ def test_monika_first_tile_scores_3(box):
     game, s = new_game(box)
     s, events = play(game, s, "place 3")
     assert s.scores[0] == 3 and {"event": "scored", "player": 0, "points": 3, "total": 3} in events
+    assert {"event": "placed", "player": 0, "dots": 3, "king": False} in events
 
 
 def test_kasia_28_plus_4_is_32_with_the_marker_flipped(box):
