@@ -6,6 +6,7 @@ import io
 import itertools
 import json
 import os
+import sqlite3
 import subprocess
 import sys
 from dataclasses import fields
@@ -215,6 +216,20 @@ def test_a_cache_damaged_between_slices_is_rebuilt_and_finished(journal, tmp_pat
     assert len(list(tmp_path.glob("stats.sqlite.damaged-*"))) == 1
 
 
+def test_a_journal_whose_newest_game_cannot_be_read_leaves_no_end_to_count_to(
+    tmp_path, monkeypatch
+):
+    def damaged():
+        raise sqlite3.DatabaseError("database disk image is malformed")
+
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        with Stats(journal, tmp_path / "stats.sqlite") as stats:
+            assert stats.progress() == (0, 0)  # no game yet: counted to its end
+        monkeypatch.setattr(journal, "newest_id", damaged)
+        with Stats(journal, tmp_path / "stats.sqlite") as stats:
+            assert stats.progress() == (0, None)  # nothing known of its end
+
+
 def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp_path, seventeen):
     path = tmp_path / "stats.sqlite"
     with Stats(journal, path) as stats:
@@ -225,6 +240,10 @@ def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp
         with pytest.raises(StorageError) as refused:
             stats.index_slice(limit=FINISHED)
         assert refused.value.reason == "full"
+        assert (
+            str(refused.value)
+            == f"{path}: cannot write the statistics cache: database or disk is full"
+        )
         assert stats.progress()[0] == reached  # the refused slice left nothing half-done
     with Stats(journal, path) as stats:
         assert stats.refresh() == FINISHED - 2
