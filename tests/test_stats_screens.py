@@ -142,6 +142,17 @@ def test_a_full_storage_while_counting_says_so_and_the_menu_shows_what_was_count
     assert 0 < counted < 45
 
 
+def test_a_counting_closed_twice_or_stepped_after_its_end_does_nothing(sim):
+    """Closing is safe to repeat, as a file's: the end of the counting closes it, and a
+    screen leaving later may close it again."""
+    counting = stats_counting.Counting(sim.app)
+    while not counting.done:
+        counting.step()
+    counting.close()
+    counting.step()
+    assert (counting.done, counting.fault, counting.reached) == (True, None, 5)
+
+
 def test_an_empty_journal_says_so_instead_of_an_empty_screen(tmp_path):
     sim = Headless(tmp_path, language="en")
     try:
