@@ -2,6 +2,7 @@
 
 import csv
 import json
+import time
 
 import pytest
 from backup_helpers import TAUGHT, state, teach
@@ -12,7 +13,7 @@ from stick_helpers import FakeUnit, box_with_games, screen_text, wait_for, watch
 from firmware_app.flows.shared.stats import open_stats
 from firmware_app.runners.headless import Headless
 from firmware_app.transfer.box_backup import CATALOGUE, open_backup
-from firmware_app.transfer.stick_port import MOUNTED
+from firmware_app.transfer.stick_port import MOUNTED, RELEASE
 
 
 @pytest.fixture
@@ -52,6 +53,22 @@ def test_a_stick_gets_the_results_and_is_let_go_before_the_panel_says_so(sim, un
     assert json.loads((folder / "statistics.json").read_text())["games"]["plays"] == 5
     sim.press("ok")  # the notice read, the home menu is back
     assert sim.screen.startswith("[Tableside")
+
+
+def test_a_unit_gone_before_the_unmount_is_asked_is_logged_in_a_line(sim, unit, caplog):
+    """Nobody to ask for the unmount (the root unit stopped): the log says why, in a line."""
+    unit.plug()
+    (unit.run / RELEASE).unlink()
+    deadline = time.monotonic() + 30
+    while not [m for m in caplog.messages if m.startswith("cannot ask for the stick's")]:
+        assert time.monotonic() < deadline, caplog.messages
+        sim.run_for(0.05)
+        time.sleep(0.005)
+    [said] = [m for m in caplog.messages if m.startswith("cannot ask for the stick's")]
+    assert said == (
+        "cannot ask for the stick's unmount: [Errno 2] No such file or directory: "
+        f"'{unit.run / RELEASE}'"
+    )
 
 
 def test_the_same_stick_is_not_written_twice_but_the_next_one_is(sim, unit):
