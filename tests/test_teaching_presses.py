@@ -147,7 +147,7 @@ def test_officer_x_is_one_choice_of_the_dies_ranges(tmp_path):
     assert menu.title.endswith(": Officer X range")
     labels = [item.label for item in menu.items]
     assert len(labels) == 21 and labels[0] == "1–1" and labels[-1] == "6–6"  # low ≤ high, 1–6
-    assert labels[menu.cursor] == "1–2"  # the rulebook's first example; none known yet
+    assert labels[menu.cursor] == "1–2"  # the one range printed (Antonio's, in an example)
     sim.press("down")
     sim.press("ok")
     assert taught_later(sim, name, "officer_x") == (1, 3)
