@@ -379,3 +379,18 @@ def test_a_journal_rebuilt_without_its_mirror_keeps_its_box_over_another_boxs_ba
         assert identity.read_mirror(path) == box
     finally:
         journal.close()
+
+
+def test_a_snapshot_is_made_in_memory_and_leaves_no_file_where_the_box_runs(
+    played, tmp_path, monkeypatch
+):
+    folder = _copy(played, tmp_path)
+    box = identity.read_mirror(folder / JOURNAL)
+    where = tmp_path / "cwd"
+    where.mkdir()
+    monkeypatch.chdir(where)  # the daemon's working folder
+    for seq in (7, 8):
+        data = rolling_backups.snapshot(folder / JOURNAL, box, seq)
+        (tmp_path / f"{seq}.sqlite").write_bytes(data)
+        assert identity.in_file(tmp_path / f"{seq}.sqlite") == (box, seq)
+    assert list(where.iterdir()) == []
