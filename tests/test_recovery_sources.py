@@ -13,6 +13,7 @@ import signal
 import sqlite3
 import threading
 import time
+from contextlib import closing
 from pathlib import Path
 
 import pytest
@@ -23,11 +24,13 @@ from played_helpers import (
     _start,
     played_fixture,  # noqa: F401  (a fixture)
 )
+from test_journal import write_version_1
 
-from firmware_app.store import identity, markers, rolling_backups
+from firmware_app.store import identity, markers, rolling_backups, sources
 from firmware_app.store.journal import Journal
 from firmware_app.store.recovery import open_journal
 from firmware_app.store.rolling_backups import Backups, newest
+from firmware_app.store.rows import read_rows
 
 JOURNAL = "journal.sqlite"
 
@@ -394,3 +397,24 @@ def test_a_snapshot_is_made_in_memory_and_leaves_no_file_where_the_box_runs(
         (tmp_path / f"{seq}.sqlite").write_bytes(data)
         assert identity.in_file(tmp_path / f"{seq}.sqlite") == (box, seq)
     assert list(where.iterdir()) == []
+
+
+def test_games_rebuilt_from_a_version_1_journal_are_dated_as_its_migration_dates_them(tmp_path):
+    """Version 1 kept no "played" time: a rebuild from such a source gives each game the
+    time that migrating the same file gives it (what the statistics order games by)."""
+    old, migrated, rebuilt = (tmp_path / name for name in ("v1.sqlite", "m.sqlite", "r.sqlite"))
+    write_version_1(old)
+    shutil.copyfile(old, migrated)
+    Journal(migrated).close()  # opening it migrates it
+    Journal(rebuilt).close()
+    db = sqlite3.connect(rebuilt, isolation_level=None)
+    try:
+        assert sources.write(db, [read_rows(old)]) == 3
+    finally:
+        db.close()
+    dated = {}
+    for path in (migrated, rebuilt):
+        with closing(sqlite3.connect(path)) as db:
+            dated[path] = db.execute("SELECT id, played FROM games ORDER BY id").fetchall()
+    assert dated[migrated] == [(1, 20.0), (2, 40.0), (3, 50.0)]  # ended, else started
+    assert dated[rebuilt] == dated[migrated]
