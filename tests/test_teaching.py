@@ -412,3 +412,18 @@ def test_a_token_mix_adding_up_to_less_than_104_is_refused(tmp_path):
         assert not owner.exists() or "tokens" not in tomllib.loads(owner.read_text("utf-8"))
     finally:
         sim.close()
+
+
+def test_an_effects_count_starts_at_the_median_of_the_counts_the_box_knows(tmp_path):
+    """The rulebook's examples give three effects a count of 1; the owner's file gives four
+    more cards a count of 3: teaching the next effect starts its count at the median of the
+    seven, 3 (docs/catalogue.md, "advanced: what it does")."""
+    drawing = {"advanced": {"effect": {"do": "draw", "count": 3}}}
+    cards = [{"id": card, **drawing} for card in ("antonio", "becky", "hans", "mort")]
+    catalogue_files.save_owner(tmp_path / "owner.toml", {"figurant": cards})
+    sim = own_game(tmp_path, script=OWN_ADVANCED)
+    teach_first_card(sim)
+    for press in ("red", "ok", "ok", "down", "ok"):  # a cost, Officer X, "draw random tokens"
+        sim.press(press)
+    assert isinstance(sim.app.top, NumberEntry) and sim.app.top.value == 3
+    sim.close()
