@@ -53,7 +53,7 @@ def test_any_is_a_cost_colour_of_its_own_in_the_catalogue(demo):
     assert [str(p) for p in problems(wrong, "owner.toml")] == [
         "owner.toml: figurant 'becky': family.cost.ani: unknown colour 'ani' (did you mean 'any'?)"
     ]
-    assert refusal("figurant", "cost", {"any": 8}) == (
+    assert refusal("cost", {"any": 8}) == (
         "cost.tokens",
         {"low": 1, "high": 7, "n": 8},
     )
@@ -170,8 +170,8 @@ def test_several_types_and_different_types_in_the_catalogue_and_its_check(demo):
     ]
     with pytest.raises(CatalogueError):
         box(demo, {"figurant": [{"id": "becky", "family": {"type": ["human", "enemy"]}}]})
-    assert refusal("mission", "scoring", [[8, 1]], counts=DIFFERENT)[0] == "scoring.types"
-    assert refusal("mission", "scoring", [[8, 1]], counts="human") is None
+    assert refusal("scoring", [[8, 1]], counts=DIFFERENT)[0] == "scoring.types"
+    assert refusal("scoring", [[8, 1]], counts="human") is None
 
 
 def test_both_variants_score_a_several_type_mission_the_advanced_one_by_partial_steps(demo):

@@ -166,7 +166,7 @@ def _card_beyond_bounds(source: str, section: str, number: int, card: dict) -> l
                 ]
             elif value_problems(field, value):  # told by the catalogue's checks
                 continue
-            elif (refused := refusal_text(section, field, value)) is not None:
+            elif (refused := refusal_text(field, value)) is not None:
                 found.append(Problem(source, where, f"{side}.{field}", refused))
     return found
 

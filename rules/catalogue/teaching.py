@@ -45,10 +45,9 @@ REFUSALS = {
 }
 
 
-def refusal(
-    section: str, field: str, value: Any, *, counts: Any = None
-) -> tuple[str, dict[str, int]] | None:
-    """Why ``value`` cannot be taught as ``field`` of a card of ``section``, or ``None``.
+def refusal(field: str, value: Any, *, counts: Any = None) -> tuple[str, dict[str, int]] | None:
+    """Why ``value`` cannot be taught as ``field``, or ``None`` (a field has the same bounds
+    on every card that has it).
 
     ``counts`` is a mission's type when its steps are checked: a mission counting the
     different types cannot ask for more types than there are."""
@@ -93,9 +92,9 @@ def _scoring_refusal(steps: list, types: bool) -> tuple[str, dict[str, int]] | N
     return None
 
 
-def refusal_text(section: str, field: str, value: Any) -> str | None:
+def refusal_text(field: str, value: Any) -> str | None:
     """The refusal in English, for the command line and the log."""
-    found = refusal(section, field, value)
+    found = refusal(field, value)
     return None if found is None else REFUSALS[found[0]].format(**found[1])
 
 

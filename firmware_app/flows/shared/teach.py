@@ -258,7 +258,7 @@ class CardTeacher:
         if field == "points_type":
             taught = {"points": value[0], "type": value[1]}
         for name, one in taught.items():
-            found = refusal(self.section, name, _raw(name, one))
+            found = refusal(name, _raw(name, one))
             if found is not None:
                 key, params = found
                 self.app.notice(self.t("Not possible"), [self.t(REFUSALS[key], **params)])
@@ -534,9 +534,7 @@ class ScoringEntry:
         it on); ``last``: whether it was the last, ``None``: ask."""
         t = self.t
         steps = [*self.steps[: n - 1], (count, points)]
-        found = refusal(
-            "mission", "scoring", [list(s) for s in steps], counts=self.teacher.counts()
-        )
+        found = refusal("scoring", [list(s) for s in steps], counts=self.teacher.counts())
         if found is not None:
             key, params = found
             self.teacher.app.notice(t("Not possible"), [t(REFUSALS[key], **params)])
