@@ -188,12 +188,6 @@ class CostEntry(ColourEntry):
             return ["done", "any"]
         return super()._choices()
 
-    def button(self, name: str) -> None:
-        if name == "ok" and self._choices()[self.cursor] == "done":
-            self._finish()
-        else:
-            super().button(name)
-
 
 class CardTeacher:
     """The unknown values of one card, one short screen each, remembered at the end."""
