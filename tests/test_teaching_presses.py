@@ -261,3 +261,26 @@ def test_the_second_column_starts_at_the_same_place_on_every_row():
         row = in_columns(canvas, left, "B human")
         starts.add(canvas.font.text_width(row[: row.index("B human")]))
     assert max(starts) - min(starts) < canvas.font.text_width("  ") - canvas.font.text_width(" ")
+
+
+def test_back_to_an_earlier_question_then_on_leaves_the_game_where_it_was(tmp_path):
+    """BACK on the Officer X range reopens the cost; answered again, the card is taught as
+    in one go, and the game goes on from the same screen (the question left by BACK is not
+    taken away twice, nor a screen of the game with it)."""
+    screens = []
+    for back in (False, True):
+        sim = own_game(tmp_path / str(back), script=OWN_ADVANCED)
+        teach_first_card(sim)
+        name = sim.app.top.title
+        sim.press("red")
+        sim.press("ok")
+        assert sim.app.top.title.endswith(": Officer X range")
+        if back:
+            sim.press("back")
+            assert isinstance(sim.app.top, CostEntry)
+            sim.press("red")
+            sim.press("ok")
+        assert taught_later(sim, name, "officer_x") == (1, 2)
+        screens.append((sim.screen, len(sim.app.stack)))
+        sim.close()
+    assert screens[1] == screens[0]
