@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from rules.errors import RulesError
 from rules.pingwiny.options import Options
 from rules.players import LEVELS, choose, decides, play, table_actions
 from rules.players.sampling import app_random
@@ -127,3 +128,23 @@ def test_a_virtual_player_does_not_decide_while_a_draw_is_still_due(demo, deck):
             visits += 1
         s, _ = game.apply(s, chooser.choice(game.legal_actions(s)))
     assert draws > 10 and visits > 10
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_a_searchs_plan_holds_only_the_searching_players_own_actions(demo, variant):
+    """The plan a hint explains is the player's own moves to come, up to another's turn."""
+    game = VARIANTS["pingwiny", variant](demo, Options(players=2, seed=5))
+    s, longest = game.new_state(), 0
+    for step in range(16):
+        me = s.current
+        choice = choose(game, s, "strong", seed=step)
+        after = s
+        for action in choice.plan:  # made in worlds sampled for what the table hides
+            assert after.current == me, (step, choice.plan)
+            try:
+                after, _ = game.apply(after, action)
+            except RulesError:  # a card or token this world does not hold: checked so far
+                break
+        longest = max(longest, len(choice.plan))
+        s, _ = game.apply(s, choice.action)
+    assert longest >= 2  # plans of more than the move itself were made and checked
