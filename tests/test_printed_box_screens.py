@@ -228,3 +228,31 @@ def test_the_advanced_teaching_menu_offers_the_newer_effect_kinds(tmp_path, lang
     words = [f.advanced.text for f in taught if f.advanced.effect.do == "acquire"]
     assert words == ["Acquire a face-up card"]  # the card's text, in the file's English
     sim.close()
+
+
+def test_back_while_teaching_from_our_cards_then_on_returns_to_the_card(tmp_path):
+    """BACK from an effect's count to the list of effects, the effect chosen again: saved as
+    in one go, and the panel is back on the card, as without the BACK (the count's first
+    screen, left by BACK, is not taken away twice, nor the card's screen with it)."""
+    seen = []
+    for back in (False, True):
+        sim = Headless(
+            tmp_path / str(back), language="en", owner_catalogue=tmp_path / f"{back}.toml"
+        )
+        open_card(sim, "Alice")
+        labels = [item.label for item in sim.app.top.items]
+        sim.press("down", next(i for i, label in enumerate(labels) if "Effect" in label))
+        sim.press("ok")
+        sim.press("down")  # "Draw random tokens"
+        sim.press("ok")
+        assert "How many tokens?" in sim.screen
+        if back:
+            sim.press("back")
+            assert "How many tokens?" not in sim.screen
+            sim.press("ok")
+        sim.press("ok")  # 1 token: saved
+        sim.press("ok")  # the notice read
+        seen.append((sim.screen, len(sim.app.stack)))
+        sim.close()
+    assert seen[1] == seen[0]
+    assert seen[0][0].startswith("[Alice]")
