@@ -85,10 +85,12 @@ def screen_text(sim) -> str:
     return " ".join(sim.screen.split())
 
 
-def wait_for(sim, text: str, unit=None, seconds: float = 30.0) -> None:
-    """Run the loop (the stick's work is in a thread, in real time) until ``text`` shows."""
+def wait_for(sim, text: str, unit=None, seconds: float = 30.0, done=None) -> None:
+    """Run the loop (the stick's work is in a thread, in real time) until ``text`` shows,
+    or until ``done()`` when given (``text`` then says what is awaited)."""
     deadline = time.monotonic() + seconds
-    while text not in screen_text(sim):
+    done = done or (lambda: text in screen_text(sim))
+    while not done():
         assert time.monotonic() < deadline, f"{text!r} never showed; the screen: {sim.screen}"
         if unit is not None:
             unit.serve()

@@ -2,7 +2,6 @@
 
 import csv
 import json
-import time
 
 import pytest
 from backup_helpers import TAUGHT, state, teach
@@ -59,12 +58,12 @@ def test_a_unit_gone_before_the_unmount_is_asked_is_logged_in_a_line(sim, unit, 
     """Nobody to ask for the unmount (the root unit stopped): the log says why, in a line."""
     unit.plug()
     (unit.run / RELEASE).unlink()
-    deadline = time.monotonic() + 30
-    while not [m for m in caplog.messages if m.startswith("cannot ask for the stick's")]:
-        assert time.monotonic() < deadline, caplog.messages
-        sim.run_for(0.05)
-        time.sleep(0.005)
-    [said] = [m for m in caplog.messages if m.startswith("cannot ask for the stick's")]
+
+    def asked() -> list[str]:
+        return [m for m in caplog.messages if m.startswith("cannot ask for the stick's")]
+
+    wait_for(sim, "the log's line on the unmount", done=asked)
+    [said] = asked()
     assert said == (
         "cannot ask for the stick's unmount: [Errno 2] No such file or directory: "
         f"'{unit.run / RELEASE}'"
