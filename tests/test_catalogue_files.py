@@ -94,12 +94,14 @@ def test_a_broken_owner_file_gives_exact_lines(in_tmp: Path, text: str, expected
 
 
 def test_check_reports_every_problem_of_every_file(in_tmp: Path) -> None:
-    (in_tmp / "a.toml").write_text(BECKY + "family.pionts = 3\nfamily.type = 5\n")
+    (in_tmp / "a.toml").write_text(BECKY + "family.pionts = 3\nfamily.type = 5\nfamily.cost = 5\n")
     (in_tmp / "b.toml").write_text("x = ")
     out = io.StringIO()
     assert check_command(["a.toml", "b.toml", "gone.toml"], out) == 1
     assert out.getvalue().splitlines() == [
         "a.toml: figurant 'becky': family.pionts: unknown key 'pionts' (did you mean 'points'?)",
+        "a.toml: figurant 'becky': family.cost: expected a table of colour = count, "
+        'or "unknown", got 5',
         "a.toml: figurant 'becky': family.type: expected a type name, got 5",
         "b.toml: line 1 (end of file): TOML syntax error: Invalid value",
         "gone.toml: cannot read: No such file or directory",

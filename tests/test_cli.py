@@ -250,3 +250,16 @@ def test_each_command_describes_itself_and_every_option(capsys):
             assert action.help or listed, f"{words}: {action.dest} has no help"
             # a phrase in lower case, as argparse's own "show this help message and exit"
             assert listed or action.help[0].islower(), f"{words}: {action.dest}: {action.help}"
+
+
+def test_every_help_writes_the_names_of_file_formats_in_capitals():
+    """JSON, CSV and GIF are names, written in every help as the docs write them (a file's own
+    name, ``journal.sqlite``, is not one)."""
+    texts = []
+    for command in commands(parser()).values():
+        texts += [command.description] + [a.help for a in command._actions if a.help]
+    named = [
+        (name, text) for text in texts for name in re.findall(r"(?i)\b(?:json|csv|gif)\b", text)
+    ]
+    assert len(named) >= 10  # every --json, the demo's GIF, export's CSV
+    assert [(name, text) for name, text in named if not name.isupper()] == []

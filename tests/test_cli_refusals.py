@@ -308,6 +308,12 @@ def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
         return 0
 
     monkeypatch.setattr("firmware_app.runners.daemon.run", run)
+
+    def built():
+        raise AssertionError("the full parser was built for a plain run")
+
+    # the unit's command line is read without argparse, which would hold up the first frame
+    monkeypatch.setattr("firmware_app.cli.main.parser", built)
     assert main(["run", "--config", "a.toml", "--first-frame"]) == 0
     assert main(["run", "--home"]) == 0
     assert main(["run"]) == 0
@@ -316,6 +322,18 @@ def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
         (None, {"first_frame": False, "home": True}),
         (None, {"first_frame": False, "home": False}),
     ]
+
+
+def test_an_error_nothing_expected_is_logged_as_a_bug_with_its_traceback(monkeypatch, caplog):
+    """Not a refusal a user can act on: the log asks for a report and holds the traceback."""
+
+    def run(config, **stops):
+        raise ZeroDivisionError("injected")
+
+    monkeypatch.setattr("firmware_app.runners.daemon.run", run)
+    assert main(["run"]) == 1
+    assert caplog.messages == ["unexpected error, a bug: please report it with this traceback"]
+    assert "ZeroDivisionError: injected" in caplog.text
 
 
 def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tmp_path):

@@ -439,6 +439,30 @@ def test_export_files_hold_one_record_per_finished_game(journal):
     assert journal.export_files() == files
 
 
+def test_how_far_a_game_got_is_kept_for_the_resume_list(tmp_path):
+    """A game from before places were kept gets its place stored when it is loaded; the
+    resume list reads it back, after the box starts again too."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game = play(journal, "draw")
+        assert journal.place(game) is None  # not kept yet
+        journal.set_place(game, {"round": 2, "player": 1})
+        assert journal.place(game) == {"round": 2, "player": 1}
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        assert journal.place(game) == {"round": 2, "player": 1}
+
+
+def test_an_exported_record_is_laid_out_as_the_docs_show_one(journal):
+    """A field to a line, indented by two spaces, as the record in docs/game-record.md: a
+    person reads and compares records in a text editor."""
+    done = play(journal, "draw", "visit chimp")
+    journal.finish(done, {}, now=2.0)
+    text = journal.export_files()[f"game-{done:05d}.json"].decode()
+    docs = (Path(__file__).parent.parent / "docs" / "game-record.md").read_text(encoding="utf-8")
+    shown = docs.split("```json\n", 1)[1].splitlines()
+    assert text.splitlines()[:3] == shown[:3]  # {, "format": ..., "version": 1,
+    assert text.endswith("}\n")
+
+
 # ------------------------------------------------------------- settings
 
 

@@ -17,6 +17,7 @@ The faults of the storage's writes (read-only, full, an I/O error) are in
 
 import contextlib
 import json
+import logging
 import os
 import shutil
 import signal
@@ -42,9 +43,10 @@ from played_helpers import (
 from firmware_app.app import App
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
-from firmware_app.store.recovery import open_journal
+from firmware_app.store.recovery import Outcome, open_journal
 from firmware_app.store.rolling_backups import Backups, newest
 from firmware_app.ui.screens import Notice
+from firmware_app.words.i18n import Translator
 
 COUNTS: list = []  # every count taken in this module's run: (case, Count)
 RAN: set[str] = set()  # the tests of this module that ran in this process
@@ -270,11 +272,14 @@ def test_a_state_folder_that_cannot_be_written_still_starts_the_box(tmp_path):
         journal.close()
 
 
-def test_a_sound_journal_starts_without_a_word(played, tmp_path):
+def test_a_sound_journal_starts_without_a_word(played, tmp_path, caplog):
     folder = _copy(played, tmp_path)
+    caplog.set_level(logging.INFO)
     journal, outcome, app = _start(folder)
     try:
         assert outcome.kind == "sound"
+        # one game finished, one in play when the power went: the log's one line says so
+        assert "journal: sound, 1 unfinished games" in caplog.messages
         assert app.render().text().startswith("[Tableside]")
         result = count(app, [played[1]["first"], played[1]["second"]])
         COUNTS.append(("sound", result))
@@ -283,6 +288,25 @@ def test_a_sound_journal_starts_without_a_word(played, tmp_path):
         assert app.tags() == played[1]["tags"]
     finally:
         journal.close()
+
+
+def test_a_log_gone_after_a_stop_that_was_not_clean_is_named_in_the_log(played, tmp_path, caplog):
+    """The box was running (its marker is there) and its log is gone: the games the log
+    held may be lost, so the journal is rebuilt, and the log says why."""
+    folder = _copy(played, tmp_path)
+    KINDS["log deleted"].damage(folder)
+    journal, outcome, _ = _start(folder)
+    try:
+        assert outcome.kind == "damaged"
+        assert "the log is missing after a stop that was not clean" in caplog.text
+    finally:
+        journal.close()
+
+
+def test_a_storage_error_neither_full_nor_read_only_is_told_in_plain_words():
+    """A failing card (an input/output error) has no words of its own: the general ones."""
+    outcome = Outcome("unwritable", problems=("disk I/O error",), reason="io")
+    assert outcome.message(Translator("en")) == ["Storage error: nothing can be saved now."]
 
 
 def test_backups_are_rotated(played, tmp_path):

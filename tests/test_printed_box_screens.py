@@ -138,6 +138,10 @@ def test_a_mission_counting_several_types_needs_two_marked(tmp_path, language):
     sim.press("down", 7)  # several types
     sim.press("ok")
     assert isinstance(sim.app.top, TypePicker)
+    assert (
+        sim.screen.splitlines()[0]
+        == {"en": "[Which types count?]", "pl": "[Które typy się liczą?]"}[language]
+    )
     sim.press("down", 3)  # enemy
     sim.press("ok")
     assert sim.app.top.items[3].label == "[x] " + t("enemy")

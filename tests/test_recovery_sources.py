@@ -418,3 +418,23 @@ def test_games_rebuilt_from_a_version_1_journal_are_dated_as_its_migration_dates
             dated[path] = db.execute("SELECT id, played FROM games ORDER BY id").fetchall()
     assert dated[migrated] == [(1, 20.0), (2, 40.0), (3, 50.0)]  # ended, else started
     assert dated[rebuilt] == dated[migrated]
+
+
+def test_a_rebuild_keeps_the_settings_it_can_read_and_drops_a_damaged_one(tmp_path):
+    """A setting is JSON (contrast 17, the language "pl"); a value cut to ``{"no`` by the
+    damage is not, and the box would start with its default instead: only that one goes."""
+    damaged, rebuilt = tmp_path / "d.sqlite", tmp_path / "r.sqlite"
+    with Journal(damaged) as journal:
+        journal.set_setting("contrast", 17)
+        journal.set_setting("language", "pl")
+        journal.set_setting("volume", 3)
+    with closing(sqlite3.connect(damaged)) as db, db:
+        db.execute("UPDATE settings SET value = '{\"no' WHERE key = 'volume'")
+    Journal(rebuilt).close()
+    db = sqlite3.connect(rebuilt, isolation_level=None)
+    try:
+        sources.write(db, [read_rows(damaged)])
+    finally:
+        db.close()
+    with Journal(rebuilt) as journal:
+        assert journal.setting_texts() == {"contrast": "17", "language": '"pl"'}

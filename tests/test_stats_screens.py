@@ -54,6 +54,10 @@ def test_the_game_figures_and_the_filter(sim):
     assert sim.app.top.items[0].label == "Penguins: family"
     choose(sim, "Games")
     assert "Games played: 3" in sim.screen and "Best score: 20 (Ala)" in sim.screen
+    sim.press("back")  # the notice, whatever its pages
+    choose(sim, "Players")
+    choose(sim, "Ala")  # her own figures in the family game: the best score among them
+    assert "Best score: 20" in sim.app.top.lines
 
 
 def test_a_player_head_to_head_and_the_last_games(sim):
@@ -212,3 +216,19 @@ def test_the_score_chart_matches_its_picture(finished, language):
     assert len(lines) == 4 and lines[1].endswith(": " + " ".join(map(str, first)))
     same_picture(finished, f"score-chart-{language}")
     finished.press("ok")
+
+
+def test_a_box_without_named_players_says_so_under_players_and_head_to_head(tmp_path):
+    """A family that never typed a name: each list that needs names tells what is missing."""
+    sim = Headless(tmp_path, language="en", seed=1)
+    try:
+        open_statistics(sim)
+        choose(sim, "Players")
+        assert sim.screen.splitlines()[0] == "[Players]"
+        assert sim.app.top.lines == ["No named players yet."]
+        sim.press("back")
+        choose(sim, "Head to head")
+        assert sim.screen.splitlines()[0] == "[Head to head]"
+        assert " ".join(sim.app.top.lines) == "Two named players are needed."
+    finally:
+        sim.close()

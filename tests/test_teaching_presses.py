@@ -8,7 +8,7 @@ from test_teaching import OWN_ADVANCED, answer_mix, own_game, teach_first_card
 from firmware_app.flows.shared.teach import CostEntry
 from firmware_app.flows.shared.teach_screens import PointsTypeEntry, StepEntry, in_columns
 from firmware_app.runners.headless import Headless
-from firmware_app.ui.canvas import ELLIPSIS, Canvas
+from firmware_app.ui.canvas import ELLIPSIS, WIDTH, Canvas
 from firmware_app.ui.screens import Menu
 from rules.messages import INITIALS
 
@@ -284,3 +284,19 @@ def test_back_to_an_earlier_question_then_on_leaves_the_game_where_it_was(tmp_pa
         screens.append((sim.screen, len(sim.app.stack)))
         sim.close()
     assert screens[1] == screens[0]
+
+
+def test_each_line_of_a_step_screen_has_a_row_of_its_own(tmp_path):
+    """The title and five lines fill the panel: each line is drawn on its own row, none over
+    another, none left blank, in the order a reader goes down them."""
+    sim = mission_steps(tmp_path)
+    shown = sim.app.render()
+    lines = [line.strip() for line in shown.lines[1:]]
+    assert len(lines) == shown.body_rows == 5
+    h = shown.row_height
+    for index, line in enumerate(lines):
+        alone = Canvas()
+        alone.row(index, line)
+        band = (0, h * (index + 1) + 1, WIDTH, h * (index + 2) + 1)
+        assert shown.image.crop(band).tobytes() == alone.image.crop(band).tobytes(), line
+    sim.close()
