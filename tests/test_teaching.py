@@ -15,6 +15,7 @@ from firmware_app.store import catalogue_files
 from firmware_app.ui.screens import LetterEntry, Menu, NumberEntry
 from rules.catalogue import Catalogue, merge
 from rules.catalogue.teaching import refusal, unnamed_cards
+from rules.catalogue.values import value_problems
 from rules.colours import COLOURS
 from rules.errors import IllegalAction
 from rules.pingwiny.family import FamilyGame
@@ -167,9 +168,6 @@ def test_a_cost_out_of_bounds_is_refused_and_changes_nothing(tmp_path):
         ("points", 0, False),
         ("points", 9, False),
         ("points", 10, True),
-        ("officer_x", [1, 6], False),
-        ("officer_x", [0, 3], True),
-        ("officer_x", [4, 7], True),
         ("scoring", [[2, 1], [3, 3]], False),
         ("scoring", [[3, 1], [3, 3]], True),
         ("scoring", [[2, 0]], True),
@@ -181,6 +179,15 @@ def test_a_cost_out_of_bounds_is_refused_and_changes_nothing(tmp_path):
 )
 def test_every_bound(field, value, refused):
     assert (refusal(field, value) is not None) == refused
+
+
+@pytest.mark.parametrize(
+    ("value", "refused"),
+    [([1, 6], False), ([2, 2], False), ([0, 3], True), ([4, 7], True), ([5, 3], True)],
+)
+def test_an_officer_x_range_lies_on_the_die(value, refused):
+    """The panel offers only the die's ranges; a file's range is checked with its shape."""
+    assert bool(value_problems("officer_x", value)) == refused
 
 
 def test_the_unnamed_cards_are_numbered_after_the_named_ones():

@@ -29,14 +29,12 @@ COST_TOKENS = (1, 7)
 FIGURANT_POINTS = (0, 9)
 MISSION_POINTS = (1, 9)
 MISSION_COUNT = (1, 9)
-DIE = (1, 6)
 NAME_LENGTH = 16
 
 # Why a value is refused: a key, its English text (the screens translate it) and parameters.
 REFUSALS = {
     "cost.tokens": "A cost is {low} to {high} tokens, not {n}.",
     "points.range": "Points are {low} to {high}, not {n}.",
-    "officer_x.range": "The range must lie on the die, {low} to {high}.",
     "scoring.steps": "Each step needs more cards than the one before.",
     "scoring.points": "A step gives {low} to {high} points, not {n}.",
     "scoring.count": "A step counts {low} to {high} cards, not {n}.",
@@ -47,7 +45,8 @@ REFUSALS = {
 
 def refusal(field: str, value: Any, *, counts: Any = None) -> tuple[str, dict[str, int]] | None:
     """Why ``value`` cannot be taught as ``field``, or ``None`` (a field has the same bounds
-    on every card that has it).
+    on every card that has it). An Officer X range has none here: the panel offers only the
+    die's 21 ranges, and a file's range is held to the die by ``values``.
 
     ``counts`` is a mission's type when its steps are checked: a mission counting the
     different types cannot ask for more types than there are."""
@@ -64,10 +63,6 @@ def refusal(field: str, value: Any, *, counts: Any = None) -> tuple[str, dict[st
             if low <= value <= high
             else ("points.range", {"low": low, "high": high, "n": value})
         )
-    if field == "officer_x":
-        low, high = DIE
-        fits = low <= value[0] <= value[1] <= high
-        return None if fits else ("officer_x.range", {"low": low, "high": high})
     if field == "scoring":
         return _scoring_refusal(value, counts == DIFFERENT)
     if field == "name":
