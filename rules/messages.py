@@ -7,6 +7,8 @@ or a place where the sentence needs it (``DECLINED``); a card's or a player's na
 is never declined, so a sentence is phrased to leave it as it is ("kartę „X”").
 """
 
+from rules.numbers import seat
+
 NAMES = {
     "en": {
         "red": "red",
@@ -495,6 +497,6 @@ def text(key: str, language: str, /, things=None, **params: object) -> str:
             params[name] = things[word]
         elif name in TRANSLATED_PARAMS and word in names:
             params[name] = names[word]
-        elif word[:1] == "p" and word[1:].isdigit():
+        elif seat(word) is not None:
             params[name] = SEAT_WORD[language].format(n=word[1:])
     return templates[language].format(**params)

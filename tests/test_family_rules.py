@@ -415,6 +415,19 @@ def test_correct_names_the_real_face_up_card(demo):
     assert after.faceup[0] == real and after.deck[3] == (model,)
 
 
+@pytest.mark.parametrize(
+    "place",
+    ["0", "5", "x", pytest.param("²", id="superscript 2"), pytest.param("١", id="arabic-indic 1")],
+)
+def test_a_correction_of_a_place_not_on_the_table_is_refused_naming_it(demo, place):
+    """Four face-up spaces, 1 to 4, written in digits: anything else in a record, a
+    superscript or another script's digit too, is refused, never a crash."""
+    game, s = new_game(demo, seed=15)
+    with pytest.raises(MalformedAction) as refused:
+        game.apply(s, f"correct faceup {place} {s.deck[3][0]}")
+    assert (refused.value.key, refused.value.params) == ("action.unknown_place", {"place": place})
+
+
 def test_correct_owner_mission_and_penguin(demo):
     game, s = new_game(demo, seed=15)
     card = s.faceup[0]

@@ -131,8 +131,20 @@ def test_unknown_windows_must_be_given_at_setup():
 
 @pytest.mark.parametrize("players", [("solo",), ("a", "b", "c", "d", "e", "f"), ("a", "a")])
 def test_two_to_five_players_each_with_their_own_mouse(box, players):
-    with pytest.raises(SetupError):
+    with pytest.raises(SetupError) as refused:
         PopielGame(box, PopielOptions(players=players))
+    assert refused.value.key == "setup.popiel_players"
+
+
+@pytest.mark.parametrize(
+    ("options", "key"),
+    [({"side": "C"}, "setup.popiel_side"), ({"rewards": "bag"}, "setup.source")],
+)
+def test_a_board_side_or_a_reward_source_the_box_has_not_is_refused(box, options, key):
+    """The board has two sides, A and B; the rewards come from the app or the table."""
+    with pytest.raises(SetupError) as refused:
+        PopielGame(box, PopielOptions(players=("a", "b"), **options))
+    assert refused.value.key == key
 
 
 def test_tied_players_share_the_victory(box):
@@ -170,8 +182,9 @@ def test_track_the_table_is_told_to_flip_only_when_passing_30(box):
 
 def test_refused_inputs_say_why(box):
     game, s = new_game(box, rewards="table")
-    with pytest.raises(MalformedAction):
-        game.apply(s, "place many")
+    for wrong in ("place many", "place ²", "place -1", "place 3 queen", "place"):
+        with pytest.raises(MalformedAction):
+            game.apply(s, wrong)
     with pytest.raises(IllegalAction) as refused:
         game.apply(s, "reward plus2")
     assert refused.value.key == "illegal.popiel_no_reward"
@@ -187,6 +200,12 @@ def test_correction_of_a_score(box):
     assert s.scores[0] == 2
     with pytest.raises(IllegalAction):
         game.apply(s, "correct points p2 -1")
+    wrong_ones = ("score p1 1", "points x1 1", "points p4 1", "points p0 1", "points p1 one",
+                  "points p² 1")  # fmt: skip
+    for wrong in (f"correct {words}" for words in wrong_ones):
+        with pytest.raises(MalformedAction) as refused:
+            game.apply(s, wrong)
+        assert refused.value.key == "action.bad_correction", wrong
 
 
 def test_nobody_able_to_place_ends_the_game(box):

@@ -15,6 +15,7 @@ and replayed like any move, and never checked against the turn order.
 
 from rules.actions import Action, arity, colour_word
 from rules.errors import IllegalAction, MalformedAction
+from rules.numbers import seat, whole
 from rules.pingwiny.dealing import deck_checked
 from rules.pingwiny.state import State, add, set_player
 
@@ -29,9 +30,8 @@ def correct(s: State, a: Action, cards, events: list[dict]) -> None:
 
 
 def _player(s: State, word: str) -> int | None:
-    if word.startswith("p") and word[1:].isdigit() and 1 <= int(word[1:]) <= len(s.players):
-        return int(word[1:]) - 1
-    return None
+    n = seat(word)
+    return n - 1 if n is not None and 1 <= n <= len(s.players) else None
 
 
 def _tokens(s: State, place: str) -> tuple:
@@ -62,9 +62,10 @@ def _token(s: State, a: Action, cards) -> None:
 
 def _faceup(s: State, a: Action, cards) -> None:
     arity(a, 4)
-    if not a[2].isdigit() or not 1 <= int(a[2]) <= len(s.faceup):
+    place = whole(a[2])
+    if place is None or not 1 <= place <= len(s.faceup):
         raise MalformedAction("action.unknown_place", place=a[2])
-    slot, card = int(a[2]) - 1, a[3]
+    slot, card = place - 1, a[3]
     group = next((i for i, g in enumerate(s.deck) if card in g), None)
     if group is None:
         raise IllegalAction("illegal.correct_not_in_deck", card=card)

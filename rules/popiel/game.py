@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from rules import rng
 from rules.actions import Action, arity, dispatch
 from rules.errors import IllegalAction, MalformedAction, SetupError
+from rules.numbers import seat, whole
 from rules.popiel.state import PopielState
 
 KINDS = ("plus2", "plus3", "extra", "double")
@@ -148,9 +149,9 @@ class PopielGame:
     def _place(self, s: PopielState, a: Action, events: list[dict]) -> PopielState:
         if s.phase != "place":
             raise IllegalAction("illegal.popiel_reward_first")
-        if len(a) not in (2, 3) or not a[1].isdigit() or (len(a) == 3 and a[2] != "king"):
+        dots = whole(a[1]) if len(a) in (2, 3) else None
+        if dots is None or (len(a) == 3 and a[2] != "king"):
             raise MalformedAction("action.bad_arguments", action=str(a))
-        dots = int(a[1])
         if dots > MAX_DOTS:
             raise IllegalAction("illegal.popiel_dots", dots=dots)
         p = s.current
@@ -264,13 +265,14 @@ class PopielGame:
 
     def _correct(self, s: PopielState, a: Action, events: list[dict]) -> PopielState:
         arity(a, 4)
-        if a[1] != "points" or not a[2][1:].isdigit() or not 1 <= int(a[2][1:]) <= self.n:
+        n = seat(a[2])
+        if a[1] != "points" or n is None or not 1 <= n <= self.n:
             raise MalformedAction("action.bad_correction", action=str(a))
         try:
             delta = int(a[3])
         except ValueError:
             raise MalformedAction("action.bad_correction", action=str(a)) from None
-        p = int(a[2][1:]) - 1
+        p = n - 1
         if s.scores[p] + delta < 0:
             raise IllegalAction("illegal.popiel_negative")
         events.append({"event": "corrected", "action": str(a)})

@@ -30,6 +30,7 @@ from firmware_app.ui.screens import ColourEntry, Item, Menu
 from firmware_app.words.i18n import card_name
 from firmware_app.words.table_text import counted, payment_words
 from rules.colours import COLOURS
+from rules.numbers import seat
 from rules.pingwiny import board as geometry
 from rules.pingwiny.advanced import SUPPLY
 from rules.pingwiny.advanced_officer import MARKERS
@@ -387,8 +388,8 @@ def word_label(app, word: str) -> str:
         return t("Figurants")
     if word == "missions":
         return t("Missions")
-    if word[:1] == "p" and word[1:].isdigit():
-        return player_label(app, int(word[1:]) - 1)
+    if (n := seat(word)) is not None:
+        return player_label(app, n - 1)
     if all(c in COLOURS for c in word.split("+")):
         return counted(t, word.split("+"))
     return t.name(word)
