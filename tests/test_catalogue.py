@@ -76,6 +76,21 @@ def test_shipped_files_have_no_problems(printed_raw: dict, demo_raw: dict) -> No
     assert problems(demo_raw, "pingwiny-demo.toml") == []
 
 
+def test_the_printed_file_writes_out_every_colour_and_name(printed_raw: dict) -> None:
+    """The printed file says each token colour (a count or "unknown") and names each card;
+    a source for a colour the box has not is named as such."""
+    raw = copy.deepcopy(printed_raw)
+    del raw["tokens"]["red"]
+    raw["tokens"].setdefault("sources", {})["purple"] = "a colour the box has not"
+    del raw["figurant"][0]["name"]  # Becky, the first figurant of the file
+    assert [str(problem) for problem in problems(raw, "pingwiny.toml")] == [
+        'pingwiny.toml: tokens: red: missing (write "unknown" if the rulebook does not say)',
+        "pingwiny.toml: tokens: sources.purple: unknown field 'purple' (expected one of: red, "
+        "blue, green, yellow, grey, white, black)",
+        "pingwiny.toml: figurant 'becky': name: missing",
+    ]
+
+
 def test_every_known_printed_value_quotes_a_rulebook_section(printed: Catalogue) -> None:
     raw = printed.to_dict()
     assert raw["meta"]["sources"].keys() == {"figurant_count", "mission_count", "token_total"}

@@ -187,3 +187,19 @@ def test_the_package_imports_without_spidev_or_gpiozero() -> None:
         "assert 'gpiozero' not in sys.modules, 'gpiozero imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_a_reader_opened_on_a_device_names_it_in_the_log(
+    monkeypatch: pytest.MonkeyPatch, factory: MockFactory, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Which of the Pi's SPI devices has no chip answering: the one the configuration set."""
+    caplog.set_level(logging.DEBUG, logger=LOG)
+    chip = SpidevChip()
+    chip.version = 0x00
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=lambda: chip))
+    reader = Rc522Reader.open(0, 1, 21, pin_factory=factory)
+    try:
+        assert reader.poll(0.0) == []
+        assert shown(caplog)[0][1].startswith("RC522 on /dev/spidev0.1 is unavailable")
+    finally:
+        reader.close()
