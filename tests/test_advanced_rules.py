@@ -29,7 +29,7 @@ from positions import with_player as seat
 from rules.actions import Action
 from rules.colours import BLACK, BLUE, GREEN, GREY, RED, WHITE, YELLOW
 from rules.errors import MalformedAction, SetupError
-from rules.pingwiny.board import HQ_SQUARE
+from rules.pingwiny.board import EDGES, HQ_SQUARE, neighbour
 
 # The rulebook's Zoo Tiles: the 9 locations, Headquarters and these eight (Chimp enclosure,
 # Gorilla enclosure, Souvenir shop, Zoo storehouse, Otter enclosure, Lemur enclosure,
@@ -495,3 +495,26 @@ def test_gastro_needs_an_exchange_to_make(demo):
     game, s = gastro(demo, tokens(blue=1))
     s, _ = play(game, s, "gastro")
     assert refused(game, s, "done") == "illegal.no_exchange"
+
+
+def test_the_nine_tiles_meet_as_a_three_by_three_square():
+    """The board is nine tiles in a 3x3 square, Headquarters in the middle; numbered row by
+    row, each edge faces the tile beside it, and none faces past the board's rim."""
+    beside = {
+        0: {"e": 1, "s": 3},
+        1: {"e": 2, "s": 4, "w": 0},
+        2: {"s": 5, "w": 1},
+        3: {"n": 0, "e": 4, "s": 6},
+        4: {"n": 1, "e": 5, "s": 7, "w": 3},
+        5: {"n": 2, "s": 8, "w": 4},
+        6: {"n": 3, "e": 7},
+        7: {"n": 4, "e": 8, "w": 6},
+        8: {"n": 5, "w": 7},
+    }
+    found = {
+        square: {
+            edge: neighbour(square, edge) for edge in EDGES if neighbour(square, edge) is not None
+        }
+        for square in range(9)
+    }
+    assert found == beside

@@ -9,9 +9,10 @@ import math
 from types import SimpleNamespace
 
 import pytest
+from positions import with_player
 
 from rules.pingwiny.options import Options
-from rules.players.planner import plan, visits
+from rules.players.planner import plan, visits, worth
 from rules.record import VARIANTS
 
 
@@ -53,3 +54,14 @@ def test_the_planner_plays_a_legal_action_at_every_step_of_a_game(demo, variant)
         action = plan(game, s, seed=step)
         assert action in game.legal_actions(s)
         s, _ = game.apply(s, action)
+
+
+def test_a_hand_nearer_a_face_up_card_is_worth_more_than_as_many_tokens_it_does_not_need(demo):
+    """Seed 3's family table shows Duńska ochrona, 3 red and 2 black: two red and two black in
+    hand leave one red to find, two blue and two green all five; same count, same penalty."""
+    game = VARIANTS["pingwiny", "family"](demo, Options(players=2, seed=3))
+    s = game.new_state()
+    assert "dunska-ochrona" in s.faceup
+    near = with_player(s, 0, tokens=hand(red=2, black=2))
+    far = with_player(s, 0, tokens=hand(blue=2, green=2))
+    assert worth(game, near, 0, "dunska-ochrona") > worth(game, far, 0, "dunska-ochrona")

@@ -193,6 +193,9 @@ def test_a_stick_wakes_the_sleeping_panel(sim, unit):
     sim.run_for(61)
     assert sim.loop.asleep
     unit.plug()
+    # awake as soon as the box sees the stick: the family sees it is being written
+    wait_for(sim, "the stick seen", done=lambda: sim.loop.stick.current is not None)
+    assert not sim.loop.asleep
     wait_for(sim, "pull the stick out", unit)
     assert not sim.loop.asleep
 
