@@ -337,6 +337,7 @@ def test_table_deck_a_named_card_must_be_in_the_deck(demo):
         ("use gladys", "illegal.card_not_held"),
         ("pass", "illegal.pass_while_able"),
         ("reveal becky", "illegal.no_reveal_expected"),
+        ("reveal-mission czlowieki", "illegal.no_reveal_expected"),
         ("move chimp", "illegal.not_adjacent"),
         ("hq nobody", "illegal.card_not_faceup"),
         ("correct mission czlowieki p1", "illegal.correct_mission_advanced"),

@@ -491,23 +491,27 @@ def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
 
 
 @pytest.mark.parametrize(
-    ("text", "key"),
+    ("text", "key", "named"),
     [
-        ("", "action.empty"),
-        ("fly", "action.unknown_verb"),
-        ("visit moon", "action.unknown_location"),
-        ("visit chimp now", "action.bad_arguments"),
-        ("visit gastro pink>red", "action.bad_exchange"),
-        ("visit hq becky grey=pink", "action.unknown_colour"),
-        ("correct teleport", "action.bad_correction"),
+        ("", "action.empty", "empty"),
+        ("fly", "action.unknown_verb", "'fly'"),
+        ("visit moon", "action.unknown_location", "'moon'"),
+        ("visit", "action.unknown_location", "''"),
+        ("visit chimp now", "action.bad_arguments", "'visit chimp now'"),
+        ("visit hq", "action.bad_arguments", "'visit hq'"),
+        ("visit gastro pink>red", "action.bad_exchange", "'pink>red'"),
+        ("visit hq becky grey=pink", "action.unknown_colour", "'pink'"),
+        ("correct teleport", "action.bad_correction", "'correct teleport'"),
     ],
 )
-def test_malformed_actions_are_told_apart_from_illegal_ones(demo, text, key):
+def test_malformed_actions_are_told_apart_from_illegal_ones(demo, text, key, named):
+    """Each refusal names what it refused, as the player or the record wrote it."""
     game, s = new_game(demo, seed=16)
     s = at_visits(game, s)
     with pytest.raises(MalformedAction) as refused:
         game.apply(s, text)
     assert refused.value.key == key
+    assert named in refused.value.text("en")
     assert refused.value.text("pl") != refused.value.text("en")
 
 
