@@ -428,6 +428,33 @@ def test_a_correction_of_a_place_not_on_the_table_is_refused_naming_it(demo, pla
     assert (refused.value.key, refused.value.params) == ("action.unknown_place", {"place": place})
 
 
+@pytest.mark.parametrize("place", [2, 4])
+def test_correct_faceup_in_a_table_shuffled_deck_keeps_the_apps_card_among_the_unseen(demo, place):
+    """The table shuffles its own deck: naming the real card of a space (the middle one or
+    the last) puts the card the app had there back among the cards not yet seen, the
+    other spaces untouched."""
+    game, s = new_game(demo, seed=15, deck="table", first=0)
+    for card in sorted(game.cards.deck)[:4]:
+        s, _ = game.apply(s, f"reveal {card}")
+    unseen = [card for group in s.deck for card in group]
+    real, old = unseen[0], s.faceup[place - 1]
+    after, events = game.apply(s, f"correct faceup {place} {real}")
+    assert after.faceup == s.faceup[: place - 1] + (real,) + s.faceup[place:]
+    assert sorted(c for group in after.deck for c in group) == sorted([*unseen[1:], old])
+    assert events[0] == {"event": "corrected", "action": f"correct faceup {place} {real}"}
+
+
+def test_correct_faceup_naming_a_card_not_in_the_deck_is_refused_naming_it(demo):
+    game, s = new_game(demo, seed=15)
+    for card in ("nobody", s.faceup[1]):  # no such card; a card already face up
+        with pytest.raises(IllegalAction) as refused:
+            game.apply(s, f"correct faceup 1 {card}")
+        assert (refused.value.key, refused.value.params) == (
+            "illegal.correct_not_in_deck",
+            {"card": card},
+        )
+
+
 def test_correct_owner_mission_and_penguin(demo):
     game, s = new_game(demo, seed=15)
     card = s.faceup[0]
@@ -462,6 +489,7 @@ def test_correct_faceup_filling_a_waiting_space_ends_the_turn_like_a_reveal(demo
     assert s.pending == (0,) and s.visits_left == 0 and s.current == 0
     real = sorted(s.deck[0])[-1]
     s, events = game.apply(s, f"correct faceup 1 {real}")
+    assert s.pending == ()  # the space waits no more
     assert (s.current, s.phase) == (1, "draw")
     assert {"event": "turn", "player": 1} in events
     with pytest.raises(IllegalAction) as refused:

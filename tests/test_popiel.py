@@ -406,3 +406,66 @@ def test_totals_never_decrease_and_the_end_comes_with_the_windows(box, seed, pla
         assert PopielState.from_json(json.loads(json.dumps(s.to_json()))) == s
     assert escapes == game.windows or s.tiles_left == 0
     assert replay(json.loads(json.dumps(record))).final == s
+
+
+def test_each_placement_is_one_move_and_ends_a_run_of_passes(box):
+    """The resume list shows the move being played: a placement is one, a pass none."""
+    game, s = new_game(box)
+    s, _ = play(game, s, "pass")
+    assert (s.moves, s.passes) == (0, 1)
+    s, _ = play(game, s, "place 2")
+    assert (s.moves, s.passes) == (1, 0)
+    s, _ = play(game, s, "place 1")
+    assert s.moves == 2
+
+
+def test_an_extra_move_is_used_up_by_the_tile_it_places(box):
+    """The extra token gives one more placement; once placed, the next is no extra one."""
+    game, s = new_game(box, rewards="table")
+    s, _ = play(game, s, "place 2 king", "reward extra")
+    assert s.extra is True
+    s, _ = play(game, s, "place 3 king")  # the extra tile, by the king again
+    assert (s.phase, s.extra) == ("reward", False)
+
+
+def test_a_reward_the_app_draws_leaves_its_mix_one_token_smaller(box):
+    game, s = new_game(box)
+    after, events = play(game, s, "place 2 king")
+    (kind,) = [e["kind"] for e in events if e["event"] == "reward"]
+    drawn = KINDS.index(kind)
+    assert after.pool == tuple(n - (i == drawn) for i, n in enumerate(s.pool))
+    assert after.rng != s.rng  # the next draw is another one
+
+
+def test_a_placement_closes_at_most_twelve_dots(box):
+    """A tile has four edges of three dots each: twelve complete dots at most."""
+    game, s = new_game(box)
+    game.apply(s, "place 12")
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "place 13")
+    assert (refused.value.key, refused.value.params) == ("illegal.popiel_dots", {"dots": 13})
+
+
+def test_a_score_corrected_to_zero_is_kept_below_it_refused(box):
+    game, s = new_game(box)
+    s, _ = play(game, s, "place 3")
+    after, events = game.apply(s, "correct points p1 -3")
+    assert after.scores[0] == 0
+    assert events[0] == {"event": "corrected", "action": "correct points p1 -3"}
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "correct points p1 -4")
+    assert refused.value.key == "illegal.popiel_negative"
+    last, _ = game.apply(s, "correct points p3 2")  # the last seat of three
+    assert last.scores == (3, 0, 2)
+
+
+@pytest.mark.parametrize(
+    "action",
+    ["place ²", "place 3 queen", "correct score p1 1", "correct points p1 one"],
+    ids=["superscript 2", "queen", "score", "one"],
+)
+def test_a_malformed_placement_or_correction_is_named_in_its_refusal(box, action):
+    game, s = new_game(box)
+    with pytest.raises(MalformedAction) as refused:
+        game.apply(s, action)
+    assert f"'{action}'" in refused.value.text("en")
