@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from firmware_app.store import catalogue_files
 from rules.errors import RulesError
 from rules.pingwiny.options import Options
 from rules.players import LEVELS, choose, decides, play, table_actions
@@ -148,3 +149,16 @@ def test_a_searchs_plan_holds_only_the_searching_players_own_actions(demo, varia
         longest = max(longest, len(choice.plan))
         s, _ = game.apply(s, choice.action)
     assert longest >= 2  # plans of more than the move itself were made and checked
+
+
+def test_points_the_table_has_not_taught_count_nothing_in_the_searchs_worlds():
+    """The printed box leaves most figurants' points to the table (often to the score sheet):
+    the search plays its worlds with them at 0, and the game itself keeps them unknown."""
+    printed = catalogue_files.load([], demo=False)
+    options = Options(players=2, seed=3, bag="table", deck="table")
+    game = VARIANTS["pingwiny", "family"](printed, options)
+    unknown = [card for card, f in game.cards.figurants.items() if f.points is None]
+    assert "becky" in unknown  # the rulebook prints no points for Becky
+    search = app_random(game)
+    assert [search.cards.figurants[card].points for card in unknown] == [0] * len(unknown)
+    assert [game.cards.figurants[card].points for card in unknown] == [None] * len(unknown)
