@@ -438,7 +438,8 @@ def test_a_reward_the_app_draws_leaves_its_mix_one_token_smaller(box):
 
 
 def test_a_placement_closes_at_most_twelve_dots(box):
-    """A tile has four edges of three dots each: twelve complete dots at most."""
+    """The engine's bound, not the rulebook's (which counts the dots a tile completes): more
+    than twelve is a typing slip at the table, refused saying how many were given."""
     game, s = new_game(box)
     game.apply(s, "place 12")
     with pytest.raises(IllegalAction) as refused:
