@@ -497,6 +497,6 @@ def text(key: str, language: str, /, things=None, **params: object) -> str:
             params[name] = things[word]
         elif name in TRANSLATED_PARAMS and word in names:
             params[name] = names[word]
-        elif seat(word) is not None:
-            params[name] = SEAT_WORD[language].format(n=word[1:])
+        elif (n := seat(word)) is not None:
+            params[name] = SEAT_WORD[language].format(n=n)
     return templates[language].format(**params)

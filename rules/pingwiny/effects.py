@@ -19,6 +19,7 @@ from rules.actions import colour_word
 from rules.catalogue.effects import ACTIONS
 from rules.colours import COLOURS, GREY
 from rules.errors import IllegalAction
+from rules.numbers import seat
 from rules.pingwiny import board as geometry
 from rules.pingwiny.state import add, set_player
 
@@ -150,13 +151,13 @@ def _play_grey(game, s, p, card, effect, words, events) -> None:
 
 def _play_give(game, s, p, card, effect, words, events) -> None:
     colours = [colour_word(w) for w in words[0].split("+")]
-    q = int(words[1][1:]) - 1
+    q = seat(words[1]) - 1  # checked against the options: a seat of the table
     _move_tokens(s, p, q, colours)
     events.append({"event": "gave", "player": p, "to": q, "tokens": [COLOURS[c] for c in colours]})
 
 
 def _play_steal(game, s, p, card, effect, words, events) -> None:
-    q = int(words[0][1:]) - 1
+    q = seat(words[0]) - 1
     if game.app_bag and effect.do == "steal":
         colours, hand, seed = [], s.players[q].tokens, s.rng
         for _ in range(min(param(effect, "count"), sum(hand))):
