@@ -146,7 +146,10 @@ def test_end_final_action_may_move_after_acquiring_on_the_last_turn(demo):
     s = seat(s, 1, figurants=("buck-rogut",))  # Buck Rogut's action moves the penguin
     s, _ = play(game, s, "roll 6")
     assert (s.phase, s.current) == ("final", 1), "the stay on Headquarters ended with the turn"
-    assert verbs(game, s, "use")
+    move = next(a for a in verbs(game, s, "use") if a[1] == "buck-rogut")
+    s, events = play(game, s, str(move))
+    assert {"event": "moved", "player": 1, "location": move[2], "spot": "middle"} in events
+    assert (s.layout[s.players[1].square], s.players[1].spot) == (move[2], "middle")
 
 
 def test_end_final_action_made_possible_by_an_earlier_one(demo):
@@ -157,7 +160,8 @@ def test_end_final_action_made_possible_by_an_earlier_one(demo):
     s, _ = play(game, s, "penguin")
     assert (s.phase, s.current) == ("final", 0)
     given = next(a for a in verbs(game, s, "use") if a[3] == "p2")
-    s, _ = play(game, s, str(given))
+    s, events = play(game, s, str(given))
+    assert {"event": "gave", "player": 0, "to": 1, "tokens": given[2].split("+")} in events
     assert (s.phase, s.current) == ("final", 1)
     assert verbs(game, s, "use")
 

@@ -5,6 +5,7 @@ or high at a time it sets on a hand-advanced clock. FakeButtons gets the same
 presses through its helpers. Both must give exactly the same events.
 """
 
+import re
 import threading
 from collections.abc import Iterator, Mapping
 from pathlib import Path
@@ -24,6 +25,7 @@ from hw.buttons import (
     Timing,
     bcm_pin,
     build_buttons,
+    open_pin_factory,
 )
 from hw.errors import ConfigError, DeviceUnavailable
 from hw.events import ButtonEvent, Press
@@ -391,6 +393,23 @@ def test_gpio_pin_factory_that_cannot_start_is_unavailable() -> None:
         DeviceUnavailable, match=r"^buttons\.pin_factory: cannot start pin factory 'lgpio': "
     ):
         build_buttons({"pin_factory": "lgpio"})
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="a real GPIO chip is present")
+def test_gpiozero_s_default_away_from_a_pi_names_each_library_it_fell_back_from(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """gpiozero warns once per pin library it gives up on: the error folds the warnings into
+    its one line, in brackets, separated by semicolons, so that the log says what was tried."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    with pytest.raises(DeviceUnavailable) as refused:
+        open_pin_factory("buttons.pin_factory", None)
+    message = str(refused.value)
+    assert message.startswith("buttons.pin_factory: cannot start pin factory gpiozero's default: ")
+    libraries = ("lgpio", "rpigpio", "pigpio", "native")
+    tried = "; ".join(f"Falling back from {name}: [^;]*" for name in libraries)
+    assert re.search(rf" \({tried}\)", message), message
 
 
 # FakeButtons alone.

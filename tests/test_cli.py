@@ -248,6 +248,8 @@ def test_each_command_describes_itself_and_every_option(capsys):
         for action in command._actions:
             listed = isinstance(action, argparse._SubParsersAction)  # each with its own help
             assert action.help or listed, f"{words}: {action.dest} has no help"
+            for choice in action._choices_actions if listed else ():
+                assert choice.help and choice.help[0].islower(), f"{words} {choice.dest}"
             # a phrase in lower case, as argparse's own "show this help message and exit"
             assert listed or action.help[0].islower(), f"{words}: {action.dest}: {action.help}"
 
@@ -263,3 +265,13 @@ def test_every_help_writes_the_names_of_file_formats_in_capitals():
     ]
     assert len(named) >= 10  # every --json, the demo's GIF, export's CSV
     assert [(name, text) for name, text in named if not name.isupper()] == []
+
+
+def test_no_help_shouts():
+    """Help is written in sentence case; the only words in capitals are names: of file formats,
+    and of the buttons as wiring.md labels them."""
+    texts = []
+    for command in commands(parser()).values():
+        texts += [command.description] + [a.help for a in command._actions if a.help]
+    capitals = {word for text in texts for word in re.findall(r"\b[A-Z]{2,}\b", text)}
+    assert capitals <= {"JSON", "CSV", "GIF", "UP", "DOWN", "OK", "BACK"}, capitals

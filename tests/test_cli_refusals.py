@@ -178,6 +178,16 @@ def test_a_misspelt_card_id_in_an_owners_file_names_the_closest_known_card(tmp_p
     assert capsys.readouterr().out == expected + "\n"
 
 
+def test_a_new_card_without_a_name_nor_a_close_known_id_is_asked_its_name(tmp_path, capsys):
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[figurant]]\nid = "zyzzyva"\nfamily.points = 2\n')
+    assert main(["catalogue", "check", str(owner)]) == 1
+    assert capsys.readouterr().out == (
+        f"{owner}: figurant 'zyzzyva': id: no figurant has this id "
+        "(a new card also needs its name)\n"
+    )
+
+
 def test_a_new_card_with_its_name_is_still_taken(tmp_path, capsys):
     owner = tmp_path / "owner.toml"
     owner.write_text('[[figurant]]\nid = "karta-43"\nname = "Nowa karta"\n')

@@ -129,6 +129,17 @@ def test_unknown_windows_must_be_given_at_setup():
     assert refused.value.key == "setup.popiel_windows"
 
 
+def test_a_tower_has_one_window_at_the_fewest():
+    """The count given at setup is the number of windows the tower shows: one is a tower,
+    none or fewer is not."""
+    printed = load_popiel(demo=False)
+    one = PopielGame(printed, PopielOptions(players=("a", "b"), windows=1, rewards="table"))
+    assert one.windows == 1
+    with pytest.raises(SetupError) as refused:
+        PopielGame(printed, PopielOptions(players=("a", "b"), windows=-1, rewards="table"))
+    assert refused.value.key == "setup.popiel_windows"
+
+
 @pytest.mark.parametrize("players", [("solo",), ("a", "b", "c", "d", "e", "f"), ("a", "a")])
 def test_two_to_five_players_each_with_their_own_mouse(box, players):
     with pytest.raises(SetupError) as refused:

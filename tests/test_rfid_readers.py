@@ -374,6 +374,30 @@ def test_pn532_write_failure_counts_as_the_port_vanishing(
     )
 
 
+@pytest.mark.parametrize(
+    "refusal",
+    [serial.SerialException("device gone"), OSError(5, "Input/output error")],
+    ids=["serial", "os"],
+)
+def test_a_port_that_cannot_even_be_closed_is_let_go_and_opened_again(refusal) -> None:
+    """A USB adapter pulled out may fail its close as well as its read: the reader drops the
+    port all the same and comes back when the device does."""
+    bench = Pn532Bench()
+    bench.put(NTAG)
+    assert len(bench.run(0.3)) == 1
+    port = bench.reader.link.port
+    with (
+        mock.patch.object(port, "read", side_effect=serial.SerialException("device gone")),
+        mock.patch.object(port, "close", side_effect=refusal),
+    ):
+        bench.run(TICK)
+    assert not bench.reader.link.is_open
+    bench.run(0.5)
+    assert bench.reader.link.port is not None and bench.reader.link.port is not port
+    bench.put(OTHER_NTAG)
+    assert [event.uid for event in bench.run(0.5)] == [OTHER_NTAG.hex().upper()]
+
+
 # --- RDM6300 --------------------------------------------------------------------------------
 
 

@@ -230,6 +230,32 @@ def test_a_journal_whose_newest_game_cannot_be_read_leaves_no_end_to_count_to(
             assert stats.progress() == (0, None)  # nothing known of its end
 
 
+@pytest.mark.parametrize(
+    "mistake",
+    [sqlite3.ProgrammingError("Incorrect number of bindings supplied."),
+     sqlite3.IntegrityError("UNIQUE constraint failed: games.id")],
+    ids=["programming", "integrity"],
+)  # fmt: skip
+def test_a_mistake_of_the_counting_is_raised_as_it_is_and_not_taken_for_damage(
+    journal, tmp_path, monkeypatch, mistake
+):
+    """A wrong statement is a bug to see, not a damaged cache to rebuild: its error comes out
+    unchanged, though the module raises it with no SQLite error code (Python's own check)."""
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        stats.index_slice(limit=2)
+
+        def wrong(game, plays):
+            raise mistake
+
+        monkeypatch.setattr(stats, "_add", wrong)
+        with pytest.raises(type(mistake)) as raised:
+            stats.index_slice(limit=2)
+        assert raised.value is mistake
+        assert stats.progress()[0] == 2
+    assert list(tmp_path.glob("stats.sqlite.damaged-*")) == []
+
+
 def test_a_full_storage_refuses_a_slice_and_keeps_the_slices_before(journal, tmp_path, seventeen):
     path = tmp_path / "stats.sqlite"
     with Stats(journal, path) as stats:

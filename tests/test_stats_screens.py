@@ -5,12 +5,13 @@ Regenerate the pictures on purpose, then look at them before committing:
 """
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 from PIL import Image, ImageChops
 from screen_helpers import choose
-from stats_helpers import known_games, more_games
+from stats_helpers import finish, known_games, more_games
 
 from firmware_app.flows.shared import stats_counting
 from firmware_app.flows.shared.score_chart import round_scores
@@ -159,14 +160,48 @@ def test_a_counting_closed_twice_or_stepped_after_its_end_does_nothing(sim):
 
 def test_an_empty_journal_says_so_instead_of_an_empty_screen(tmp_path):
     sim = Headless(tmp_path, language="en")
+    said = {
+        "Games": "No finished games yet.",
+        "Players": "No named players yet.",
+        "Head to head": "Two named players are needed.",
+        "Last games": "No finished games yet.",
+        "Wins chart": "No named players yet.",
+    }
     try:
         open_statistics(sim)
-        for label in ("Games", "Players", "Head to head", "Last games", "Wins chart"):
+        for label, words in said.items():
             choose(sim, label)
             assert sim.app.top.__class__.__name__ == "Notice", label
+            assert sim.screen.splitlines()[0] == f"[{label}]"
+            assert " ".join(sim.app.top.lines).startswith(words), label
             sim.press("ok")
     finally:
         sim.close()
+
+
+@pytest.fixture
+def in_utc(monkeypatch):
+    """Dates on the panel are the box's local day: the tests' box lives in UTC."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def test_results_are_dated_day_then_month_and_a_win_is_ticked(sim, in_utc):
+    """3 December 2025, 00:00 UTC, is 1 764 720 000 seconds after the epoch."""
+    finish(sim.journal, ["Ala", "Olek"], ["rico", "skipper"], [7, 11], [1], 1_764_720_000 - 1800)
+    open_statistics(sim)
+    choose(sim, "Players")
+    choose(sim, "Olek")
+    assert sim.app.top.lines[2:] == [
+        "Last results:", "  03.12 11 ✓", "  01.01 9 ✓", "  01.01 18 ✓", "  01.01 15",
+    ]  # fmt: skip
+    sim.press("back")  # the notice
+    sim.press("back")  # the list of players
+    choose(sim, "Last games")
+    assert sim.app.top.lines[:2] == ["03.12 Penguins: family: Olek", "01.01 King Popiel: Iza"]
 
 
 @pytest.mark.parametrize("language", ["en", "pl"])

@@ -335,6 +335,8 @@ def test_teaching_an_advanced_card_costs_these_presses(tmp_path):
     sim.press("ok")  # cost done
     sim.press("down")  # Officer X 1–3, one below 1–2
     sim.press("ok")
+    assert sim.app.top.title == f"{title}: What it does"
+    assert sim.app.top.items[0].label == "No effect"
     sim.press("down")  # draw random tokens
     sim.press("ok")
     moved = to(2)  # 2 of them

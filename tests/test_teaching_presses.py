@@ -1,6 +1,7 @@
 """Teaching a card in few presses: points and type on one screen, Officer X as one choice,
 a mission's step on one screen; every answer seen on the panel before it is pressed."""
 
+import logging
 import statistics
 
 from test_teaching import OWN_ADVANCED, answer_mix, own_game, teach_first_card
@@ -42,8 +43,10 @@ def points_start(sim, card_id) -> int:
     return statistics.median_low(known) if known else 1
 
 
-def test_a_family_card_takes_its_tokens_ok_the_points_and_one_colour(tmp_path):
-    """3 tokens, 2 points, "enemy": 3 + OK + the points from where they start + yellow."""
+def test_a_family_card_takes_its_tokens_ok_the_points_and_one_colour(tmp_path, caplog):
+    """3 tokens, 2 points, "enemy": 3 + OK + the points from where they start + yellow;
+    the log keeps one line of what was taught."""
+    caplog.set_level(logging.INFO)
     sim = own_game(tmp_path)
     teach_first_card(sim)
     name = sim.app.top.title
@@ -62,6 +65,9 @@ def test_a_family_card_takes_its_tokens_ok_the_points_and_one_colour(tmp_path):
     assert len(pressed) == 5 + abs(points_start(sim, card_id) - 2)
     card = taught(sim, name)
     assert (card.points, card.type, sum(card.cost)) == (2, "enemy", 3)
+    last = [r.getMessage() for r in caplog.records if r.name == "tableside.teach"][-1]
+    assert last.startswith(f"taught figurant {card_id!r}: ")
+    assert "'points': 2" in last and "'type': 'enemy'" in last
     sim.close()
 
 

@@ -365,7 +365,7 @@ def parser() -> argparse.ArgumentParser:
         "--buttons",
         type=int,
         choices=[4, 11],
-        help="the build's buttons: 4 (up, down, OK, BACK; colours from lists) or 11 (default)",
+        help="the build's buttons: 4 (UP, DOWN, OK, BACK; colours from lists) or 11 (default)",
     )
     build.add_argument("--config", help="a configuration file: the buttons its pins wire")
     p.add_argument(
