@@ -275,3 +275,21 @@ def test_no_help_shouts():
         texts += [command.description] + [a.help for a in command._actions if a.help]
     capitals = {word for text in texts for word in re.findall(r"\b[A-Z]{2,}\b", text)}
     assert capitals <= {"JSON", "CSV", "GIF", "UP", "DOWN", "OK", "BACK"}, capitals
+
+
+def test_selfplay_writes_a_whole_game_that_replays(tmp_path, capsys):
+    """The installed wheel's test runs the same command on the package a Pi installs; this one
+    runs the checkout's code, to stdout and to a file alike."""
+    assert main(["selfplay", "--short", "--players", "2", "--seed", "3"]) == 0
+    printed = capsys.readouterr().out
+    record = tmp_path / "selfplay.json"
+    assert main(["selfplay", "--short", "--players", "2", "--seed", "3", "--out", str(record)]) == 0
+    assert record.read_text(encoding="utf-8") == printed
+    game = json.loads(printed)
+    assert (game["format"], game["game"], game["options"]["players"]) == (
+        "tableside-game-record",
+        "pingwiny",
+        2,
+    )
+    assert main(["replay", str(record), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["finished"]

@@ -9,6 +9,7 @@ together, and choosing "Demo deck" never keeps the owner's good file aside as da
 
 from firmware_app.runners.headless import Headless
 from firmware_app.store import catalogue_files
+from rules.catalogue.teaching import demo_without
 
 NUMBERED = {"id": "figurant-30", "name": "30", "family": {"cost": {"yellow": 2}, "points": 3}}
 
@@ -38,3 +39,19 @@ def test_choosing_the_demo_deck_keeps_the_owners_file_where_it_is(tmp_path):
         assert "Our cards' file could not be read" not in sim.screen
     finally:
         sim.close()
+
+
+def test_a_demo_effect_naming_several_stand_ins_names_the_owners_cards_among_them():
+    """An effect naming cards by a list ("immune" to Demo figurants 30 and 31) has each
+    stand-in the owner holds as itself replaced, and the others kept: the demo deck has no
+    such effect today, a made-up one stands for it."""
+    immune = {"do": "immune", "cards": ["demo-30", "demo-31", "hans"]}
+    card = {"id": "demo-5", "name": "Demo figurant 5", "advanced": {"effect": immune}}
+    stand_ins = [{"id": "demo-30"}, {"id": "demo-31"}]
+    kept = demo_without({"figurant": [card, *stand_ins]}, [{"figurant": [NUMBERED]}])
+    (five, thirty_one) = kept["figurant"]
+    assert five["advanced"]["effect"] == {
+        "do": "immune",
+        "cards": ["figurant-30", "demo-31", "hans"],
+    }
+    assert thirty_one == {"id": "demo-31"}

@@ -92,6 +92,27 @@ def test_position_with_unknown_cards_is_refused_with_every_problem(demo):
     )
 
 
+def test_card_lists_of_the_wrong_shape_are_refused_naming_the_player_and_the_key(demo):
+    """docs/game-record.md: "figurants" and "discarded" are lists of card ids, the family
+    game's "mission" one id, the advanced game's "missions" a list."""
+    family = [player("rico", name="Ala"), player("kowalski", name="Olek")]
+    family[0]["figurants"] = "burt"
+    family[1]["mission"] = 7
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"players": family})
+    assert str(refused.value) == (
+        "player 1: 'figurants' must be a list of card ids; player 2: 'mission' must be a card id"
+    )
+    advanced = [player("rico"), player("kowalski") | {"missions": "czlowieki"}]
+    advanced[0]["discarded"] = [1]
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"variant": "advanced", "players": advanced})
+    assert str(refused.value) == (
+        "player 1: 'discarded' must be a list of card ids; "
+        "player 2: 'missions' must be a list of card ids"
+    )
+
+
 @pytest.mark.parametrize("players", [None, "rico", [], [{}] * 5])
 def test_a_position_without_one_to_four_players_is_refused_saying_so(demo, players):
     with pytest.raises(PositionError) as refused:

@@ -293,6 +293,23 @@ def test_the_screens_are_restored_after_a_refused_write(tmp_path):
         sim.close()
 
 
+def test_any_other_refusal_of_the_storage_is_an_io_error_that_a_look_may_narrow(
+    tmp_path, monkeypatch
+):
+    """EIO, or an errno the box has no name for, is "io": the one reason a look at the
+    storage narrows (``faults.refine``), to "read-only" where the folder takes no writes."""
+    import errno
+
+    from firmware_app.store import faults
+
+    for number in (errno.EIO, errno.ENODEV):
+        assert faults.storage_fault(OSError(number, os.strerror(number))) == "io"
+    journal = tmp_path / "journal.sqlite"
+    assert faults.refine("io", journal) == "io"  # space, and writes taken: an I/O error
+    monkeypatch.setattr(faults, "writable", lambda path: False)
+    assert faults.refine("io", journal) == "read-only"
+
+
 def test_a_full_disk_is_reported_as_a_full_disk(tmp_path):
     """SQLite's result code 13 is SQLITE_FULL ("insertion failed because database is full",
     sqlite.org/rescode.html) and errno ENOSPC is "No space left on device": both are the

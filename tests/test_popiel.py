@@ -203,6 +203,9 @@ def test_refused_inputs_say_why(box):
     with pytest.raises(IllegalAction) as refused:
         game.apply(s, "place 2")
     assert refused.value.key == "illegal.popiel_reward_first"
+    with pytest.raises(MalformedAction) as refused:
+        game.apply(s, "reward gold")  # the rulebook's four: +2, +3, extra move, double
+    assert (refused.value.key, refused.value.params) == ("action.popiel_kind", {"kind": "gold"})
 
 
 def test_correction_of_a_score(box):
@@ -388,6 +391,13 @@ def test_example_game_record_replays_and_is_scored(capsys):
     assert "game finished" in out and "[demo box — not the printed mix or tower]" in out
     for total in final.scores:
         assert f" {total}" in out
+    assert main(["replay", str(EXAMPLE), "--json"]) == 0
+    score = json.loads(capsys.readouterr().out)["score"]  # as docs/game-record.md lays it out
+    best = max(final.scores)
+    assert score["winners"] == [p for p, total in enumerate(final.scores) if total == best]
+    assert [line["total"] for line in score["players"]] == list(final.scores)
+    assert [line["rewards"] for line in score["players"]] == [list(r) for r in final.rewards]
+    assert score["decided_by"] == ("points" if len(score["winners"]) == 1 else "shared")
 
 
 # --------------------------------------------------------------- properties

@@ -69,6 +69,18 @@ def test_a_tag_left_on_is_read_at_every_poll_and_reported_once() -> None:
     assert events == [TagEvent(NTAG.hex().upper(), "rc522-spi", 0.0)]
 
 
+@pytest.mark.parametrize("tag", [NTAG, None], ids=["a tag", "no tag"])
+def test_each_exchange_leaves_start_send_cleared(tag: bytes | None) -> None:
+    """StartSend (bit 7 of BitFramingReg, register 0x0D, in the MFRC522 datasheet) starts the
+    sending of a Transceive: the driver clears it as each exchange ends, so that nothing goes
+    out until the next exchange asks."""
+    chip = SimulatedRc522()
+    chip.present(tag)
+    Rc522Reader(chip).poll(0.0)
+    bit_framing = chip.xfer2([0x80 | 0x0D << 1, 0])[1]
+    assert not bit_framing & 0x80
+
+
 def test_without_a_tag_only_the_wake_up_goes_out() -> None:
     chip = SimulatedRc522()
     reader = Rc522Reader(chip)
