@@ -375,6 +375,15 @@ def test_malformed_actions_are_told_apart_from_illegal_ones(demo, square, action
     assert refused(game, s, action, MalformedAction) == key
 
 
+def test_acquiring_away_from_headquarters_is_refused_naming_headquarters(demo):
+    """The face-up cards are bought at Headquarters only: elsewhere the refusal names it."""
+    game, s = at(demo)
+    s = seat(s, 0, square=OTTER)
+    with pytest.raises(IllegalAction) as raised:
+        game.apply(s, f"hq {s.faceup[0]}")
+    assert (raised.value.key, raised.value.params) == ("illegal.not_here", {"action": "hq"})
+
+
 def test_refusals_say_why_in_english_and_polish(demo):
     game, s = at(demo)
     with pytest.raises(IllegalAction) as raised:

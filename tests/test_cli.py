@@ -181,6 +181,13 @@ def test_the_console_script_runs_as_a_module():
     assert done.returncode == 0 and "Winner" in done.stdout
 
 
+def test_without_arguments_given_main_reads_the_command_line(monkeypatch, capsys):
+    """The console script calls ``main()``: the words after the program's name."""
+    monkeypatch.setattr(sys, "argv", ["tableside", "replay", str(EXAMPLES[-1])])
+    assert main() == 0
+    assert "Winner" in capsys.readouterr().out
+
+
 def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     from firmware_app.runners.autopilot import Autopilot, new_game_script
     from firmware_app.runners.headless import Headless
