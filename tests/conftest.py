@@ -7,6 +7,9 @@ import pytest
 from pins import mock_pins
 
 from firmware_app.store.catalogue_files import load
+from firmware_app.words.i18n import Translator, translations
+from rules.errors import RulesError
+from rules.messages import MESSAGES
 
 # Files whose tests the workers of a parallel run share out one by one: long files of whole
 # games, each test on its own files (tmp_path) and holding nothing at the module's level.
@@ -81,6 +84,44 @@ def bugs_still_fail(request):
     logger.removeHandler(handler)
     if caught and request.node.get_closest_marker("guarded") is None:
         pytest.fail("\n".join(map(logging.Formatter().format, caught)))
+
+
+@pytest.fixture(autouse=True)
+def every_refusal_has_its_words(monkeypatch):
+    """Each refusal the engine raises in a test names a key that ``rules.messages`` words in
+    both languages: a key without words would reach the panel as itself. A test that checks
+    only the kind of a refusal checks its words this way too."""
+    raised: list[str] = []
+    made = RulesError.__init__
+
+    def noted(self, key, /, **params):
+        raised.append(key)
+        made(self, key, **params)
+
+    monkeypatch.setattr(RulesError, "__init__", noted)
+    yield
+    wordless = sorted({key for key in raised if set(MESSAGES.get(key, ())) != {"en", "pl"}})
+    assert wordless == [], f"refusal keys without words in English and Polish: {wordless}"
+
+
+@pytest.fixture(autouse=True)
+def every_text_shown_is_translated(monkeypatch):
+    """Each text a screen asks the translator for, in a test, is in the Polish catalogue: the
+    check of the catalogue (``i18n_extract --check``) reads the literal texts of the code, this
+    one the texts a running box asks for, looked up in tables or put together."""
+    asked: list[object] = []
+    say = Translator.__call__
+
+    def noted(self, message, **params):
+        asked.append(message)
+        return say(self, message, **params)
+
+    monkeypatch.setattr(Translator, "__call__", noted)
+    yield
+    polish = translations("pl")
+    known = polish.catalogue.keys() | polish.plurals.keys()
+    missing = sorted({repr(m) for m in asked if not isinstance(m, str) or m not in known})
+    assert missing == [], f"texts not in the Polish catalogue: {missing}"
 
 
 @pytest.fixture(scope="session")

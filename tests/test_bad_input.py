@@ -302,8 +302,10 @@ def play(sim: Headless, pilot: Autopilot) -> None:
 
 
 def choose(sim: Headless, label: str) -> None:
-    """The item labelled ``label`` (its text up to a placeholder), if the menu has one."""
-    pick(sim, sim.app.t(label).partition("{")[0], missing_ok=True)
+    """The item labelled ``label`` (its text up to a placeholder), if the menu has one; a
+    language is named in itself, in either language."""
+    shown = label if label in ("English", "Polski") else sim.app.t(label)
+    pick(sim, shown.partition("{")[0], missing_ok=True)
 
 
 def conserved(state) -> tuple:
