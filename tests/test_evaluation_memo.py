@@ -13,7 +13,7 @@ import random
 import pytest
 
 from rules.pingwiny.options import Options
-from rules.players.evaluation import covered, value
+from rules.players.evaluation import covered, rounds_left, value
 from rules.record import VARIANTS
 
 
@@ -46,3 +46,14 @@ def test_the_tokens_a_hand_pays_are_counted_as_a_person_counts_them():
     assert covered(cost, (0, 0, 0, 0, 0, 0, 0)) == 0
     # asked again, the kept answer is the same
     assert covered(cost, (1, 1, 0, 0, 2, 0, 0)) == 4
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_in_the_last_round_each_player_has_one_turn_at_most_left(demo, variant):
+    """Once the last round has begun, each player has at most the one turn the round still
+    owes: the search weighs what is still to come by no more than that."""
+    last = []
+    for seed in range(1, 6):
+        game, found = states(demo, variant, seed)
+        last += [rounds_left(game, s) for s in found if s.last_round]
+    assert last and all(0 < n <= 1 for n in last)

@@ -204,6 +204,15 @@ def test_without_the_mix_the_app_cannot_be_the_bag(demo):
         new_advanced(without_mix(demo), bag="app")
 
 
+def test_a_colour_not_counted_is_held_at_most_at_the_box_total_less_the_colours_counted(demo):
+    """Game Components: "104 tokens." A table that counted its red (20) and blue (16) tokens
+    only: each other colour is at most 104 - 36 = 68 in the bag the engine keeps bounds of."""
+    raw = demo.to_dict()
+    raw["tokens"] = dict.fromkeys(COLOURS, "unknown") | {"red": 20, "blue": 16}
+    game, _ = new_game(Catalogue.from_dict(raw), bag="table")
+    assert game.cards.tokens == tuple({"red": 20, "blue": 16}.get(c, 68) for c in COLOURS)
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_a_whole_family_game_plays_without_the_mix_and_replays(demo, seed):
     box_ = without_mix(demo)
