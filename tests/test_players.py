@@ -14,7 +14,7 @@ from rules.pingwiny.options import Options
 from rules.players import LEVELS, choose, decides, play, table_actions
 from rules.players.evaluation import outlook
 from rules.players.sampling import app_random, sample, seeds
-from rules.players.search import greedy
+from rules.players.search import greedy, search
 from rules.record import VARIANTS
 from tests.positions import with_fields
 
@@ -108,6 +108,27 @@ def test_the_same_seed_and_budget_give_the_same_move_and_another_seed_may_not(de
         first = choose(game, s, "normal", seed=1, nodes=NODES)
         assert choose(game, s, "normal", seed=1, nodes=NODES) == first
         assert first.nodes >= NODES or first.stopped == "settled"
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_the_states_a_search_reports_are_the_states_the_engine_made_for_it(
+    demo, variant, monkeypatch
+):
+    """``Choice.nodes`` is the search's effort, which its budget limits and the benchmarks
+    quote: every action the engine applied for it, counted here at the engine."""
+    game, states = positions(demo, variant, seed=3, count=4)
+    made = [0]
+    apply = type(game).apply
+
+    def counted(self, *args, **kwargs):
+        made[0] += 1
+        return apply(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(game), "apply", counted)
+    for i, s in enumerate(states):
+        made[0] = 0
+        choice = search(game, s, seed=i, nodes=300)
+        assert choice.nodes == made[0] > 0
 
 
 def test_a_deadline_on_the_passed_in_clock_stops_the_thinking(demo):
