@@ -300,3 +300,10 @@ def test_selfplay_writes_a_whole_game_that_replays(tmp_path, capsys):
     )
     assert main(["replay", str(record), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"]
+
+
+def test_the_four_button_build_is_helped_by_the_names_wiring_md_gives_its_buttons(capsys):
+    """wiring.md: "4 navigation (UP, DOWN, OK, BACK)"; the simulator's help names them so."""
+    wiring = (Path(__file__).parents[1] / "wiring.md").read_text(encoding="utf-8")
+    named = re.search(r"4 navigation \(([A-Z, ]+)\)", wiring).group(1)
+    assert f"4 ({named};" in " ".join(helped(capsys, ["sim", "--help"]).split())
