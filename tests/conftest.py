@@ -4,6 +4,7 @@ import logging
 import os
 
 import pytest
+from calls import noted_calls
 from pins import mock_pins
 
 from firmware_app.store.catalogue_files import load
@@ -91,14 +92,7 @@ def every_refusal_has_its_words(monkeypatch):
     """Each refusal the engine raises in a test names a key that ``rules.messages`` words in
     both languages: a key without words would reach the panel as itself. A test that checks
     only the kind of a refusal checks its words this way too."""
-    raised: list[str] = []
-    made = RulesError.__init__
-
-    def noted(self, key, /, **params):
-        raised.append(key)
-        made(self, key, **params)
-
-    monkeypatch.setattr(RulesError, "__init__", noted)
+    raised = noted_calls(monkeypatch, RulesError, "__init__")
     yield
     wordless = sorted({key for key in raised if set(MESSAGES.get(key, ())) != {"en", "pl"}})
     assert wordless == [], f"refusal keys without words in English and Polish: {wordless}"
@@ -109,14 +103,7 @@ def every_text_shown_is_translated(monkeypatch):
     """Each text a screen asks the translator for, in a test, is in the Polish catalogue: the
     check of the catalogue (``i18n_extract --check``) reads the literal texts of the code, this
     one the texts a running box asks for, looked up in tables or put together."""
-    asked: list[object] = []
-    say = Translator.__call__
-
-    def noted(self, message, **params):
-        asked.append(message)
-        return say(self, message, **params)
-
-    monkeypatch.setattr(Translator, "__call__", noted)
+    asked = noted_calls(monkeypatch, Translator, "__call__")
     yield
     polish = translations("pl")
     known = polish.catalogue.keys() | polish.plurals.keys()

@@ -261,12 +261,18 @@ def test_each_command_describes_itself_and_every_option(capsys):
             assert listed or action.help[0].islower(), f"{words}: {action.dest}: {action.help}"
 
 
-def test_every_help_writes_the_names_of_file_formats_in_capitals():
-    """JSON, CSV and GIF are names, written in every help as the docs write them (a file's own
-    name, ``journal.sqlite``, is not one)."""
+def help_texts() -> list[str]:
+    """Every command's description and every option's help."""
     texts = []
     for command in commands(parser()).values():
         texts += [command.description] + [a.help for a in command._actions if a.help]
+    return texts
+
+
+def test_every_help_writes_the_names_of_file_formats_in_capitals():
+    """JSON, CSV and GIF are names, written in every help as the docs write them (a file's own
+    name, ``journal.sqlite``, is not one)."""
+    texts = help_texts()
     named = [
         (name, text) for text in texts for name in re.findall(r"(?i)\b(?:json|csv|gif)\b", text)
     ]
@@ -277,10 +283,7 @@ def test_every_help_writes_the_names_of_file_formats_in_capitals():
 def test_no_help_shouts():
     """Help is written in sentence case; the only words in capitals are names: of file formats,
     and of the buttons as wiring.md labels them."""
-    texts = []
-    for command in commands(parser()).values():
-        texts += [command.description] + [a.help for a in command._actions if a.help]
-    capitals = {word for text in texts for word in re.findall(r"\b[A-Z]{2,}\b", text)}
+    capitals = {word for text in help_texts() for word in re.findall(r"\b[A-Z]{2,}\b", text)}
     assert capitals <= {"JSON", "CSV", "GIF", "UP", "DOWN", "OK", "BACK"}, capitals
 
 

@@ -7,6 +7,7 @@ what), ``benchmarks/players.py`` measures strength and speed.
 import random
 
 import pytest
+from calls import noted_calls
 
 from firmware_app.store import catalogue_files
 from rules.errors import RulesError
@@ -117,18 +118,11 @@ def test_the_states_a_search_reports_are_the_states_the_engine_made_for_it(
     """``Choice.nodes`` is the search's effort, which its budget limits and the benchmarks
     quote: every action the engine applied for it, counted here at the engine."""
     game, states = positions(demo, variant, seed=3, count=4)
-    made = [0]
-    apply = type(game).apply
-
-    def counted(self, *args, **kwargs):
-        made[0] += 1
-        return apply(self, *args, **kwargs)
-
-    monkeypatch.setattr(type(game), "apply", counted)
+    made = noted_calls(monkeypatch, type(game), "apply")
     for i, s in enumerate(states):
-        made[0] = 0
+        made.clear()
         choice = search(game, s, seed=i, nodes=300)
-        assert choice.nodes == made[0] > 0
+        assert choice.nodes == len(made) > 0
 
 
 def test_a_deadline_on_the_passed_in_clock_stops_the_thinking(demo):
@@ -199,6 +193,6 @@ def test_points_the_table_has_not_taught_count_nothing_in_the_searchs_worlds():
     game = VARIANTS["pingwiny", "family"](printed, options)
     unknown = [card for card, f in game.cards.figurants.items() if f.points is None]
     assert "becky" in unknown  # the rulebook prints no points for Becky
-    search = app_random(game)
-    assert [search.cards.figurants[card].points for card in unknown] == [0] * len(unknown)
+    sim = app_random(game)
+    assert [sim.cards.figurants[card].points for card in unknown] == [0] * len(unknown)
     assert [game.cards.figurants[card].points for card in unknown] == [None] * len(unknown)
