@@ -2,9 +2,11 @@
 
 import logging
 import os
+import tempfile
 
 import pytest
 from calls import noted_calls
+from log_lines import LEVELS, documented
 from pins import mock_pins
 
 from firmware_app.store.catalogue_files import load
@@ -71,6 +73,17 @@ def pytest_xdist_make_scheduler(config, log):
     return ByFile(config, log)
 
 
+@pytest.fixture(autouse=True, scope="session")
+def temporary_folders_in_the_runs_own(tmp_path_factory):
+    """What the code makes in the system's temporary folder (a read-only journal's copy, a
+    headless run's state) lands in this run's folder, which pytest clears in later runs, not
+    in /tmp. A test that needs a folder every user can pass through names /tmp itself."""
+    before = tempfile.tempdir
+    tempfile.tempdir = str(tmp_path_factory.mktemp("tempfile"))
+    yield
+    tempfile.tempdir = before
+
+
 @pytest.fixture(autouse=True)
 def bugs_still_fail(request):
     """The guard keeps the box running past a bug (``firmware_app/guard.py``); in the suite a
@@ -109,6 +122,28 @@ def every_text_shown_is_translated(monkeypatch):
     known = polish.catalogue.keys() | polish.plurals.keys()
     missing = sorted({repr(m) for m in asked if not isinstance(m, str) or m not in known})
     assert missing == [], f"texts not in the Polish catalogue: {missing}"
+
+
+@pytest.fixture(autouse=True)
+def every_log_line_is_documented(monkeypatch):
+    """Each line a test makes the box write to its log, at any level, is one docs/log.md
+    lists under its logger, and its values fill it (``%d`` given a number): the page is what
+    an engineer reads the log by. Noted as the code asks, before the level is looked at."""
+    asked = []
+    for level in LEVELS:
+        method = getattr(logging.Logger, level)
+
+        def noting(self, msg, *args, _method=method, **kwargs):
+            if self.name.startswith("tableside"):
+                asked.append((self.name, msg, args))
+            return _method(self, msg, *args, **kwargs)
+
+        monkeypatch.setattr(logging.Logger, level, noting)
+    yield
+    missing = sorted({(name, msg) for name, msg, _ in asked if (name, msg) not in documented()})
+    assert missing == [], f"log lines not in docs/log.md: {missing}"
+    for name, msg, args in asked:
+        logging.LogRecord(name, logging.INFO, "", 0, msg, args, None).getMessage()
 
 
 @pytest.fixture(scope="session")

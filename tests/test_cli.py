@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_reference import PAGE, commands, reference
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -233,17 +234,6 @@ def test_help_says_what_the_command_is_and_what_each_command_does_in_plain_text(
     assert "tableside COMMAND --help" in out
 
 
-def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]:
-    """Every command's parser by its words (``catalogue check``), through argparse's actions."""
-    found = {}
-    for action in top._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            for name, command in action.choices.items():
-                found[name] = command
-                found |= {f"{name} {k}": v for k, v in commands(command).items()}
-    return found
-
-
 def test_each_command_describes_itself_and_every_option(capsys):
     found = commands(parser())
     assert set(COMMANDS) | {"catalogue check"} == set(found)
@@ -259,6 +249,26 @@ def test_each_command_describes_itself_and_every_option(capsys):
                 assert choice.help and choice.help[0].islower(), f"{words} {choice.dest}"
             # a phrase in lower case, as argparse's own "show this help message and exit"
             assert listed or action.help[0].islower(), f"{words}: {action.dest}: {action.help}"
+
+
+def test_the_command_reference_is_the_parsers():
+    """docs/commands.md lists every command, option, choice and default the parser has, in its
+    words: a changed help or option changes the page with it."""
+    assert PAGE.read_text(encoding="utf-8") == reference(parser()), (
+        "docs/commands.md is out of date: .venv/bin/python tests/cli_reference.py"
+    )
+
+
+def test_a_default_a_help_names_is_the_default_given():
+    """ "(default: 3)" in a help is what the command takes without the option."""
+    named = []
+    for words, command in commands(parser()).items():
+        for action in command._actions:
+            said = re.search(r"default: ([\w.]+)", action.help or "")
+            if said and action.default is not None:
+                named.append((words, action.dest))
+                assert said[1] == str(action.default), (words, action.dest)
+    assert len(named) == 5  # demo and selfplay: --players, --seed; selfplay --variant
 
 
 def help_texts() -> list[str]:

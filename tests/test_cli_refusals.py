@@ -617,6 +617,26 @@ def test_a_script_beyond_what_a_person_does_is_refused_before_it_runs(
     assert not state.exists()  # read whole before the app starts
 
 
+@pytest.mark.parametrize("expect", ["Nowhere", "New game"])
+def test_a_headless_run_without_a_state_folder_leaves_none_behind(
+    tmp_path, capsys, monkeypatch, expect
+):
+    """``--state-dir`` not given: the run's journal lives in a temporary folder of its own
+    (docs/commands.md), removed when the run ends, whether its last ``expect`` held or not."""
+    import tempfile
+
+    scripts, temporary = tmp_path / "scripts", tmp_path / "temporary"
+    scripts.mkdir()
+    temporary.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(temporary))
+    path = scripts / "script.txt"
+    path.write_text(f'expect "{expect}"\n')
+    held = expect == "New game"
+    assert main(["sim", "--headless", "--script", str(path)]) == (0 if held else 1)
+    assert ("New game" in capsys.readouterr().out) == held
+    assert list(temporary.iterdir()) == []
+
+
 def test_a_file_error_is_reported_as_one_line_not_a_traceback(tmp_path, capsys):
     """A state folder that is a file: the system's own words, naming the file, on one line
     (main.py: "ends with one line on stderr per problem and exit status 1")."""

@@ -46,7 +46,7 @@ PWNED = "PWNED"  # the file a shell would make if it ran a name
 def box():
     """One ext4 image on a loop device, a prep mount point and canaries outside the stick."""
     need_root("mkfs.ext4", "findmnt")
-    base = Path(tempfile.mkdtemp(prefix="tableside-stick-"))
+    base = Path(tempfile.mkdtemp(prefix="tableside-stick-", dir="/tmp"))  # not the run's own:
     base.chmod(0o755)  # the stand-in daemon must reach the mount point below it
     image = base / "stick.img"
     with image.open("wb") as file:

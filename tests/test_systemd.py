@@ -59,7 +59,7 @@ class Listener:
 def path_listener() -> Iterator[Listener]:
     # A short folder: a socket path must fit in 108 bytes.
     with (
-        tempfile.TemporaryDirectory(prefix="ts-") as folder,
+        tempfile.TemporaryDirectory(prefix="ts-", dir="/tmp") as folder,
         socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock,
     ):
         path = os.path.join(folder, "notify")
@@ -197,7 +197,7 @@ def test_unusable_socket_name_disables_with_one_warning(
 
 def test_vanished_socket_never_raises_and_warns_once(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.WARNING, logger="tableside.systemd")
-    with tempfile.TemporaryDirectory(prefix="ts-") as folder:
+    with tempfile.TemporaryDirectory(prefix="ts-", dir="/tmp") as folder:
         path = os.path.join(folder, "notify")
         with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sock:
             sock.bind(path)

@@ -371,7 +371,7 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--state-dir",
         help="where the journal lives (default: the usual state folder; with --headless, "
-        "a new temporary one)",
+        "a new temporary one, removed at the end)",
     )
     p.add_argument(
         "--language",
@@ -438,7 +438,10 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1, help="seed of the game's draws (default: 1)")
     p.add_argument("--short", action="store_true", help="the short game")
     p.add_argument(
-        "--variant", choices=["family", "advanced"], default="family", help="default: family"
+        "--variant",
+        choices=["family", "advanced"],
+        default="family",
+        help="the rules played (default: family)",
     )
     p.add_argument("--out", help="write the record here instead of stdout")
     p.set_defaults(run=cmd_selfplay)

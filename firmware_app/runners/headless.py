@@ -10,6 +10,7 @@ import math
 import os
 import re
 import shlex
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -121,6 +122,7 @@ class Headless:
     seed: int = 1
     owner_catalogue: Path | None = None
     fitted: tuple[str, ...] = NAMES
+    scratch: bool = False  # the state folder is a temporary one of its own, removed on close
     now: float = 0.0
     frames: list[str] = field(default_factory=list)
 
@@ -149,8 +151,11 @@ class Headless:
         self.run_for(TICK)
 
     def close(self) -> None:
-        """A clean stop, as the daemon's: the log copied into the journal, the file closed."""
+        """A clean stop, as the daemon's: the log copied into the journal, the file closed;
+        a temporary state folder of its own removed with it."""
         close_journal(self.journal)
+        if self.scratch:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
 
     def summary(self) -> dict:
         """The final state and score sheet, for ``--json`` and the tests."""
@@ -446,14 +451,17 @@ def run_script(lines: list[str], state_dir: Path | None = None, **options) -> He
     """Run a whole script; the returned object holds the frames and the app.
 
     Every line is read and checked first (``read_steps``): a script refused there starts
-    nothing and makes no state folder. A failed ``expect`` stops the script where it is.
+    nothing and makes no state folder. A failed ``expect`` stops the script where it is,
+    with a clean stop of the box.
     """
     steps = read_steps(lines, options.get("fitted", NAMES))
-    folder = state_dir or Path(tempfile.mkdtemp(prefix="tableside-"))
-    sim = Headless(folder, **options)
+    scratch = state_dir is None
+    folder = Path(tempfile.mkdtemp(prefix="tableside-")) if scratch else state_dir
+    sim = Headless(folder, scratch=scratch, **options)
     for number, step in steps:
         try:
             sim.run_step(step)
         except ScriptError as error:
+            sim.close()
             raise ScriptError(f"line {number}: {error}") from None
     return sim
