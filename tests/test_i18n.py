@@ -105,6 +105,7 @@ def test_every_translator_call_is_followed_to_its_ids(found):
     assert len(found.messages) > 150
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_the_tables_passed_to_the_translator_indirectly_are_extracted(found):
     lines = [line for page in PAGES.values() for line in page]
     indirect = [*LOCATION_HELP.values(), *PAGES, *lines, *DECIDED.values(), *EXTRAS, *TYPES]
@@ -113,6 +114,7 @@ def test_the_tables_passed_to_the_translator_indirectly_are_extracted(found):
     assert not {*LOCATION_HELP, *DECIDED} & set(found.messages)
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_each_place_of_an_id_is_a_line_that_calls_the_translator(found):
     root = PACKAGE_DIR.parent
     for places in found.messages.values():
@@ -189,6 +191,7 @@ def test_every_id_has_a_polish_translation(found, polish):
     assert [message for message in found.messages if not polish.get(message)] == []
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 @pytest.mark.parametrize("path", CATALOGUES, ids=lambda path: path.name)
 def test_no_translation_is_stale(found, path):
     catalogue = parse_po(path.read_text(encoding="utf-8"))
@@ -233,6 +236,7 @@ def test_gettext_compiles_each_catalogue_to_the_same_messages(tmp_path, path):
 # Drawing every message --------------------------------------------------------
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_every_message_draws_without_a_missing_glyph(found, language):
     t, font = Translator(language), small()
@@ -459,6 +463,7 @@ def test_any_text_survives_a_round_trip(msgid, msgstr):
 # The tool for translators -------------------------------------------------------
 
 
+@pytest.mark.unmutated  # reads the code as text (docs/testing.md)
 def test_the_template_lists_every_id_untranslated(found, capsys):
     assert main([]) == 0
     template = capsys.readouterr().out
