@@ -103,25 +103,40 @@ def bugs_still_fail(request):
 @pytest.fixture(autouse=True)
 def every_refusal_has_its_words(monkeypatch):
     """Each refusal the engine raises in a test names a key that ``rules.messages`` words in
-    both languages: a key without words would reach the panel as itself. A test that checks
-    only the kind of a refusal checks its words this way too."""
+    both languages, and its values fill the words of both: a key without words would reach
+    the panel as itself, a value missing as "None". A test that checks only the kind of a
+    refusal checks its words this way too."""
     raised = noted_calls(monkeypatch, RulesError, "__init__")
     yield
-    wordless = sorted({key for key in raised if set(MESSAGES.get(key, ())) != {"en", "pl"}})
+    wordless = sorted({c.first for c in raised if set(MESSAGES.get(c.first, ())) != {"en", "pl"}})
     assert wordless == [], f"refusal keys without words in English and Polish: {wordless}"
+    for call in raised:
+        for language in ("en", "pl"):
+            said = call.self.text(language)
+            assert "None" not in said, f"{call.first} {call.self.params}: {said}"
 
 
 @pytest.fixture(autouse=True)
 def every_text_shown_is_translated(monkeypatch):
-    """Each text a screen asks the translator for, in a test, is in the Polish catalogue: the
-    check of the catalogue (``i18n_extract --check``) reads the literal texts of the code, this
-    one the texts a running box asks for, looked up in tables or put together."""
+    """Each text a screen asks the translator for, in a test, is in the Polish catalogue, and
+    no value it is given shows as "None": the check of the catalogue (``i18n_extract
+    --check``) reads the literal texts of the code, this one the texts a running box asks for,
+    looked up in tables or put together, and what they say once filled."""
     asked = noted_calls(monkeypatch, Translator, "__call__")
+    counted = noted_calls(monkeypatch, Translator, "plural")
     yield
     polish = translations("pl")
     known = polish.catalogue.keys() | polish.plurals.keys()
-    missing = sorted({repr(m) for m in asked if not isinstance(m, str) or m not in known})
+    missing = sorted(
+        {
+            repr(c.first)
+            for c in asked + counted
+            if not isinstance(c.first, str) or c.first not in known
+        }
+    )
     assert missing == [], f"texts not in the Polish catalogue: {missing}"
+    unfilled = sorted({c.result for c in asked + counted if "None" in c.result})
+    assert unfilled == [], f"texts showing a missing value: {unfilled}"
 
 
 @pytest.fixture(autouse=True)

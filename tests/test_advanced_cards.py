@@ -24,6 +24,7 @@ from positions import with_player as seat
 from rules.actions import Action
 from rules.catalogue.effects import PARAMETERS, Effect
 from rules.colours import BLACK, BLUE, COLOURS, GREEN, GREY, INDEX, RED, WHITE, YELLOW
+from rules.errors import IllegalAction
 
 
 def lay(s, *cards: str):
@@ -191,6 +192,20 @@ def test_penguin_action_once_per_game(demo):
     assert blue == 2, "Kowalski draws 2 blue tokens from the bag"
     assert not verbs(game, s, "penguin")
     assert refused(game, s, "penguin") == "illegal.penguin_used"
+
+
+@pytest.mark.parametrize("language", ["en", "pl"])
+def test_a_penguin_action_the_bag_cannot_give_is_refused_naming_the_penguin(demo, language):
+    """Kowalski draws 2 blue tokens; with no blue token left in the bag the refusal names him,
+    as it names a figurant whose action cannot be used now."""
+    game, s = at(demo, penguins=("kowalski", "rico"))
+    s = fields(s, bag=tuple(0 if c == BLUE else n for c, n in enumerate(s.bag)))
+    assert not verbs(game, s, "penguin")
+    assert refused(game, s, "penguin") == "illegal.effect_impossible"
+    with pytest.raises(IllegalAction) as raised:
+        game.apply(s, "penguin")
+    assert raised.value.params == {"card": "kowalski"}
+    assert "kowalski" in raised.value.text(language)
 
 
 def test_card_action_cannot_touch_a_player_protected_by_maurice(demo):

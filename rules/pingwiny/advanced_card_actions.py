@@ -51,7 +51,7 @@ class CardActions:
             raise IllegalAction("illegal.penguin_used")
         if not effects.is_action(effect):
             raise IllegalAction("illegal.no_card_action", card=seat.penguin)
-        effects.apply(self, s, p, None, effect, tuple(a[1:]), events)
+        effects.apply(self, s, p, None, effect, tuple(a[1:]), events, named=seat.penguin)
         set_player(s, p, penguin_used=True)
         events.append({"event": "used", "player": p, "card": seat.penguin})
         self._card_done(s, events, final=False)
