@@ -142,8 +142,9 @@ def every_text_shown_is_translated(monkeypatch):
 @pytest.fixture(autouse=True)
 def every_log_line_is_documented(monkeypatch):
     """Each line a test makes the box write to its log, at any level, is one docs/log.md
-    lists under its logger, and its values fill it (``%d`` given a number): the page is what
-    an engineer reads the log by. Noted as the code asks, before the level is looked at."""
+    lists under its logger, and its values fill it (``%d`` given a number, no value shown as
+    "None"): the page is what an engineer reads the log by. Noted as the code asks, before
+    the level is looked at."""
     asked = []
     for level in LEVELS:
         method = getattr(logging.Logger, level)
@@ -157,8 +158,8 @@ def every_log_line_is_documented(monkeypatch):
     yield
     missing = sorted({(name, msg) for name, msg, _ in asked if (name, msg) not in documented()})
     assert missing == [], f"log lines not in docs/log.md: {missing}"
-    for name, msg, args in asked:
-        logging.LogRecord(name, logging.INFO, "", 0, msg, args, None).getMessage()
+    said = [logging.LogRecord(n, logging.INFO, "", 0, m, a, None).getMessage() for n, m, a in asked]
+    assert [line for line in said if "None" in line] == [], "log lines showing a missing value"
 
 
 @pytest.fixture(scope="session")

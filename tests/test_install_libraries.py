@@ -1,5 +1,6 @@
 """A missing library or GPIO chip: the message names the install step that brings it."""
 
+import importlib.abc
 import sys
 import types
 
@@ -13,6 +14,20 @@ from hw.rfid.rc522_reader import MissingLibrary, Rc522Reader
 # --- what a missing library says -------------------------------------------------------
 
 
+def not_installed(monkeypatch: pytest.MonkeyPatch, *packages: str) -> None:
+    """Import ``packages`` as on a system without them: Python's own "No module named"."""
+
+    class Absent(importlib.abc.MetaPathFinder):
+        def find_spec(self, name, path, target=None):
+            if name.partition(".")[0] in packages:
+                raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+            return None
+
+    for name in [m for m in sys.modules if m.partition(".")[0] in packages]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [Absent(), *sys.meta_path])
+
+
 def test_rc522_without_spidev_names_the_install_step(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "spidev", None)
     with pytest.raises(MissingLibrary, match=r"sudo systemd/install\.sh --with spi$"):
@@ -22,12 +37,11 @@ def test_rc522_without_spidev_names_the_install_step(monkeypatch: pytest.MonkeyP
 def test_an_spi_panel_without_its_libraries_names_the_install_step(
     monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
 ) -> None:
-    for module in ("RPi", "RPi.GPIO", "spidev"):
-        monkeypatch.setitem(sys.modules, module, None)
+    not_installed(monkeypatch, "RPi", "spidev")
     display = build_display({"driver": "ssd1309", "interface": "spi"})
     assert [record.getMessage() for record in caplog.records] == [
         "display on SPI port 0 device 0 unavailable: "
-        "import of RPi.GPIO halted; None in sys.modules; "
+        "No module named 'RPi'; "
         "an SPI panel needs spidev and RPi.GPIO: sudo systemd/install.sh --with spi"
     ]
     display.close()
