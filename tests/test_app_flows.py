@@ -191,6 +191,9 @@ def test_script_runner_reports_a_failed_expect(tmp_path):
     with pytest.raises(ScriptError) as failed:
         run_script(["press ok", 'expect "Nowhere"'], tmp_path)
     assert str(failed.value).startswith("line 2: expected 'Nowhere' on the screen:")
+    # stopped cleanly: the journal closed, so the next run over the folder starts as usual
+    assert (tmp_path / "journal.sqlite").is_file()
+    assert not (tmp_path / "journal.sqlite.running").exists()
 
 
 def test_session_resume_reads_the_journal(tmp_path):
