@@ -334,6 +334,24 @@ def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
     ]
 
 
+def test_run_written_another_way_reaches_the_daemon_through_the_full_parser(monkeypatch):
+    """``--config=FILE`` is not one of the unit's plain forms: argparse reads it, and the
+    daemon gets the same configuration and stop as from the plain form."""
+    started = []
+
+    def run(config, **stops):
+        started.append((config, stops))
+        return 0
+
+    monkeypatch.setattr("firmware_app.runners.daemon.run", run)
+    assert main(["run", "--config=b.toml", "--home"]) == 0
+    assert main(["run", "--first-frame", "--config=c.toml"]) == 0
+    assert started == [
+        ("b.toml", {"first_frame": False, "home": True}),
+        ("c.toml", {"first_frame": True, "home": False}),
+    ]
+
+
 def test_an_error_nothing_expected_is_logged_as_a_bug_with_its_traceback(monkeypatch, caplog):
     """Not a refusal a user can act on: the log asks for a report and holds the traceback."""
 
@@ -416,6 +434,20 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
         os.close(writing)
     # what a shell reports for a program that a closed pipe stopped: 128 + SIGPIPE (141)
     assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")
+
+
+def test_a_closed_pipe_leaves_stdout_writing_to_nothing(monkeypatch):
+    """In the command's own process (where the mapping of tests to code sees it): after the
+    closed pipe, standard output's descriptor leads to /dev/null, so the interpreter's last
+    flush at exit has nowhere to fail."""
+    reading, writing = os.pipe()
+    os.close(reading)
+    with open(writing, "w", encoding="utf-8") as out:
+        monkeypatch.setattr(sys, "stdout", out)
+        assert main(["replay", str(RECORD), "--json"]) == 128 + signal.SIGPIPE
+        assert os.path.samefile(f"/proc/self/fd/{writing}", os.devnull)
+        assert os.write(writing, b"more\n") == 5
+        monkeypatch.undo()
 
 
 def test_head_reads_the_first_line_of_replay_json():

@@ -319,6 +319,29 @@ def test_backups_are_rotated(played, tmp_path):
     assert len(newest(folder / "journal.sqlite")) == 3
 
 
+def test_a_backup_that_cannot_be_written_is_logged_once_until_backups_work_again(
+    played, tmp_path, caplog
+):
+    """A backup that fails (here ``backups`` is a file, not a folder) is logged once while
+    they keep failing, play going on (docs/log.md); the first that works again says so."""
+    caplog.set_level(logging.INFO, logger="tableside.backups")
+    folder = _copy(played, tmp_path)
+    shutil.rmtree(folder / "backups", ignore_errors=True)
+    (folder / "backups").write_text("not a folder\n")
+    with Journal(folder / "journal.sqlite") as journal:
+        taker = Backups(journal, keep=3)
+        assert (taker.take(), taker.take()) == (None, None)
+        [failed] = [r.getMessage() for r in caplog.records]
+        assert failed.startswith(f"cannot write the backup {folder / 'backups'}: ")
+        assert failed.endswith("; trying again later")
+        (folder / "backups").unlink()
+        made = taker.take()
+        taker.close()
+    assert made is not None and made.parent == folder / "backups"
+    said = [r.getMessage() for r in caplog.records][1:]
+    assert said == ["backups work again", f"backup {made}"]
+
+
 @pytest.fixture(autouse=True)
 def _ran_here(request):
     """Notes each test of this module that ran in this process, for the tally."""
