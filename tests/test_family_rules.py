@@ -518,6 +518,12 @@ def test_correct_faceup_naming_the_decks_last_card_starts_the_last_round(demo):
 # ---------------------------------------------------------- refused input
 
 
+def test_an_action_shows_as_the_words_it_was_written_in():
+    """In a log line (``refused %r``) and a failed test's report alike."""
+    action = Action.parse("visit  otter   red")
+    assert (str(action), repr(action)) == ("visit otter red", "Action('visit otter red')")
+
+
 @pytest.mark.parametrize(
     ("text", "key", "named"),
     [
