@@ -38,16 +38,32 @@ def commands(top: argparse.ArgumentParser) -> dict[str, argparse.ArgumentParser]
 
 
 def reference(top: argparse.ArgumentParser) -> str:
-    """The whole page: the program's description and epilog, then each command."""
-    parts = [HEAD, top.description + "\n", top.epilog + "\n"]
+    """The whole page: the program's description, its commands and epilog, then each command."""
+    parts = [HEAD, top.description + "\n", listed(top), top.epilog + "\n"]
     for words, command in commands(top).items():
-        parts.append(section(words, command))
+        parts.append(section(f"{top.prog} {words}", command))
     return "\n".join(parts)
 
 
-def section(words: str, command: argparse.ArgumentParser) -> str:
-    """One command: its heading, its description and a row per argument."""
-    lines = [f"## tableside {words}", "", command.description, ""]
+def listed(parser: argparse.ArgumentParser) -> str:
+    """The commands a parser takes, each with its one-line help, under their title."""
+    lines = []
+    for group in parser._action_groups:
+        for action in group._group_actions:
+            if not isinstance(action, argparse._SubParsersAction):
+                continue
+            lines += [f"Its {group.title} (`{action.metavar}`):", ""]
+            lines += ["| command | what it does |", "|---|---|"]
+            lines += [f"| `{c.dest}` | {c.help} |" for c in action._choices_actions]
+            lines.append("")
+    return "\n".join(lines)
+
+
+def section(heading: str, command: argparse.ArgumentParser) -> str:
+    """One command: its heading, its description, its own commands and a row per argument."""
+    lines = [f"## {heading}", "", command.description, ""]
+    if commands_of := listed(command):
+        lines.append(commands_of)
     rows = [action for action in command._actions if not _help_or_commands(action)]
     if rows:
         lines += ["| argument | takes | what it does |", "|---|---|---|"]
@@ -67,7 +83,8 @@ def takes(action: argparse.Action, command: argparse.ArgumentParser) -> list[str
     if action.nargs == 0:
         words = ["a switch"]
     elif action.choices is not None:
-        words = ["one of " + ", ".join(f"`{choice}`" for choice in action.choices)]
+        number = "a whole number: " if action.type is int else ""
+        words = [number + "one of " + ", ".join(f"`{choice}`" for choice in action.choices)]
     elif action.type is int:
         words = ["a whole number"]
     else:
