@@ -185,6 +185,29 @@ def test_a_searchs_plan_holds_only_the_searching_players_own_actions(demo, varia
     assert longest >= 2  # plans of more than the move itself were made and checked
 
 
+def test_the_planners_worlds_hold_the_believed_bag_when_the_table_did_not_count_the_mix(
+    monkeypatch,
+):
+    """Played without the token mix, the bag holds bounds only (104 of each colour not
+    counted); the worlds the planner tries its actions in hold the plain belief of
+    ``believed_bag`` instead, so a draw there is one of the tokens the box has."""
+    from rules.players.planner import plan
+    from rules.players.sampling import believed_bag
+
+    printed = catalogue_files.load([], demo=False)
+    game = VARIANTS["pingwiny", "family"](printed, Options(players=2, seed=3, bag="table"))
+    assert not game.cards.mix_known
+    s = game.new_state()
+    while s.phase == "draw":  # the table draws each player's five tokens
+        s, _ = game.apply(s, game.legal_actions(s)[-1])
+    believed = s.copy()
+    believed_bag(game, believed)
+    assert sum(believed.bag) < sum(s.bag)
+    tried = noted_calls(monkeypatch, type(app_random(game)), "apply")
+    plan(game, s, seed=1)
+    assert tried and {call.first.bag for call in tried} == {believed.bag}
+
+
 def test_points_the_table_has_not_taught_count_nothing_in_the_searchs_worlds():
     """The printed box leaves most figurants' points to the table (often to the score sheet):
     the search plays its worlds with them at 0, and the game itself keeps them unknown."""

@@ -303,6 +303,7 @@ def test_extra_move_takes_one_of_the_tiles_on_the_draw_spaces_and_places_it(box)
     game, s = new_game(box, rewards="table")
     s, events = play(game, s, "place 3 king", "reward extra")
     assert s.extra and s.hands == (1, 1, 1)
+    assert s.move_dots == 0  # no move's reward awaited until the extra tile is placed
     assert (s.draw_spaces, s.stack) == (3, 36 - 6 - 1), "the draw space refilled at once"
     assert {"event": "extra_move", "player": 0, "refill": 1} in events
     s, events = play(game, s, "place 1")

@@ -438,3 +438,18 @@ def test_a_rebuild_keeps_the_settings_it_can_read_and_drops_a_damaged_one(tmp_pa
         db.close()
     with Journal(rebuilt) as journal:
         assert journal.setting_texts() == {"contrast": "17", "language": '"pl"'}
+
+
+def test_a_source_continues_the_chosen_actions_only_where_it_agrees_with_them():
+    """The best replay is carried on by the sources whose actions match it where they
+    overlap, one action at a time while they all offer the same next one (numbered from 1,
+    as the journal's ``seq``): a source that differs anywhere offers nothing."""
+    from firmware_app.store.sources import _extend
+
+    agrees = {1: "a", 2: "b", 3: "c", 4: "d"}
+    differs = {1: "x", 2: "b", 3: "e"}
+    assert _extend(["a", "b"], [agrees, differs]) == ["a", "b", "c", "d"]
+    assert _extend(["a", "b"], [differs]) == ["a", "b"]
+    shorter = {1: "a", 2: "b", 3: "c"}
+    other = {1: "a", 2: "b", 3: "c", 4: "f"}
+    assert _extend(["a", "b"], [agrees, shorter, other]) == ["a", "b", "c"]  # then they differ

@@ -117,3 +117,19 @@ def test_a_restore_killed_at_any_moment_leaves_one_whole_state(states, tmp_path)
     assert found["old", "killed"] + found["old", "cut mid-way"]
     assert found["old", "cut mid-way"] + found["new", "cut mid-way"]
     assert found["new", "cut mid-way"] + found["new", "had finished"]
+
+
+def test_the_checks_scratch_copy_left_by_a_cut_restore_is_swept_at_the_next_start(tmp_path):
+    """A restore killed while it checks the backup leaves its scratch journal (and SQLite's
+    files beside it) in the state folder: named so that the next start's sweep removes it,
+    while a file of the box's own stays. Run here, in the test's process, as well as in the
+    killed children above."""
+    from firmware_app.store.swap import _sweep
+    from firmware_app.transfer.box_backup import _scratch
+
+    scratch = _scratch(tmp_path)
+    for beside in ("-wal", "-shm"):
+        Path(f"{scratch}{beside}").write_bytes(b"left over")
+    (tmp_path / JOURNAL).write_bytes(b"the box's own")
+    _sweep(tmp_path, [])
+    assert sorted(p.name for p in tmp_path.iterdir()) == [JOURNAL]

@@ -81,6 +81,25 @@ def test_each_exchange_leaves_start_send_cleared(tag: bytes | None) -> None:
     assert not bit_framing & 0x80
 
 
+def test_the_chip_is_set_up_as_the_datasheet_asks_for_type_a() -> None:
+    """Read back over SPI after the first poll (MFRC522 datasheet, section 9): the timer
+    starts by itself after each sending (TModeReg 0x2A, TAuto) and ends a Transceive with no
+    answer after (2 * TPrescaler + 1) * (TReload + 1) / 13.56 MHz, about 5 ms; 100 % ASK
+    (TxASKReg 0x15, bit 6); the CRC preset 6363h of type A (ModeReg 0x11, bits 1-0 = 01);
+    both antenna drivers on (TxControlReg 0x14, bits 1-0)."""
+    chip = SimulatedRc522()
+    Rc522Reader(chip).poll(0.0)
+
+    def read(register: int) -> int:
+        return chip.xfer2([0x80 | register << 1, 0])[1]
+
+    prescaler = (read(0x2A) & 0x0F) << 8 | read(0x2B)
+    reload = read(0x2C) << 8 | read(0x2D)
+    assert read(0x2A) & 0x80
+    assert 0.0049 < (2 * prescaler + 1) * (reload + 1) / 13.56e6 < 0.0051
+    assert (read(0x15) & 0x40, read(0x11) & 0x03, read(0x14) & 0x03) == (0x40, 0x01, 0x03)
+
+
 def test_without_a_tag_only_the_wake_up_goes_out() -> None:
     chip = SimulatedRc522()
     reader = Rc522Reader(chip)

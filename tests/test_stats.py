@@ -528,6 +528,15 @@ def test_a_missing_journal_is_named(tmp_path, capsys):
     )
 
 
+def test_a_best_score_of_a_seat_with_no_name_says_so(tmp_path, capsys):
+    """Only unnamed seats have played: the best score is nobody's by name, and the terminal
+    says whose it is in words, not an empty pair of brackets."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        finish(journal, ["", ""], ["rico", "skipper"], [5, 25], [1], 30000)
+    assert main(["stats", "--state-dir", str(tmp_path)]) == 0
+    assert "  best score 25 (a seat with no name), average score 15" in capsys.readouterr().out
+
+
 def test_an_empty_seat_name_is_not_counted_as_a_player(journal, tmp_path):
     """statistics.py: "A seat without a name ("Player 2") is counted in the game's figures
     but is nobody's in the players' figures"; a name left empty is no name either."""

@@ -267,3 +267,14 @@ def test_a_box_without_named_players_says_so_under_players_and_head_to_head(tmp_
         assert " ".join(sim.app.top.lines) == "Two named players are needed."
     finally:
         sim.close()
+
+
+def test_a_players_favourite_piece_is_named_as_the_table_knows_it():
+    """A penguin by its name, a mouse by its colour; a mouse the table only numbered
+    ("mouse-2", the seat's colour never marked) and no piece at all are both "-"."""
+    from firmware_app.flows.shared.stats import _piece
+    from firmware_app.words.i18n import Translator
+
+    t = Translator("en")
+    named = [_piece(t, piece) for piece in ("rico", "red", "mouse-2", None)]
+    assert named == ["Rico", "Red mouse", "-", "-"]

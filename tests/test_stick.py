@@ -136,6 +136,34 @@ def test_a_damaged_backup_is_refused_and_changes_nothing(sim, unit):
     assert (made / "journal.sqlite").read_bytes() == b"not what the manifest says"  # left as found
 
 
+def test_a_restore_that_fails_on_the_way_says_so_and_keeps_the_box_as_it_was(
+    sim, unit, monkeypatch, caplog
+):
+    """The card fills up while the backup is put in place (docs/log.md, "restore from %s
+    failed"): the panel says it was not restored, and the games in play stay."""
+    import errno
+
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    choose(sim, "Back up this box")
+    wait_for(sim, "Backed up.")
+    in_play = sim.journal.unfinished()
+
+    def full(*args, **kwargs):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr("firmware_app.transfer.box_backup.restore", full)
+    choose(sim, "Restore from this stick")
+    wait_for(sim, "Replace all games?")
+    choose(sim, "Yes: restore 7 games")
+    assert sim.app.top.title == "Not restored"
+    assert "Could not restore." in screen_text(sim)
+    assert sim.journal.unfinished() == in_play
+    [said] = [m for m in caplog.messages if m.startswith("restore from")]
+    assert said == f"restore from {newest(unit)} failed: [Errno 28] No space left on device"
+
+
 def test_a_stick_pulled_out_early_is_said_so(sim, unit):
     (unit.port.folder / "backup").mkdir(parents=True)
     unit.plug()

@@ -113,6 +113,20 @@ def test_a_job_never_holds_up_the_daemons_exit():
     assert (done.returncode, done.stdout) == (0, "left False\n")
 
 
+def test_a_jobs_thread_is_one_the_interpreter_does_not_wait_for():
+    """The promise above, in this process (where the mapping of tests to code sees it): the
+    job's thread is a daemon thread, which the interpreter leaves behind at exit."""
+    import threading
+
+    before, release = set(threading.enumerate()), threading.Event()
+    job = stick.Job(release.wait)
+    [thread] = [t for t in set(threading.enumerate()) - before if t.name.endswith("(_run)")]
+    assert thread.daemon and not job.done
+    release.set()
+    thread.join(5)
+    assert job.done and job.error is None
+
+
 def _records(port):
     return sorted(port.folder.glob("game-*"))
 
