@@ -33,6 +33,8 @@ def test_replay_json_gives_totals_breakdown_and_winners(record, capsys):
     assert main(["replay", str(record), "--json"]) == 0
     result = json.loads(capsys.readouterr().out)
     assert result["finished"] is True
+    # docs/game-record.md: "catalogue (printed or the demo label)"; the examples are demo games
+    assert result["catalogue"] == "demo deck — not the printed cards"
     for line in result["score"]["players"]:
         parts = line["figurants"] + line["penguin_bonus"] + line["mission"] + line["penalty"]
         parts += line["bonus"]

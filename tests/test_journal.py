@@ -451,6 +451,32 @@ def test_how_far_a_game_got_is_kept_for_the_resume_list(tmp_path):
         assert journal.place(game) == {"round": 2, "player": 1}
 
 
+def test_an_undo_keeps_how_far_the_game_is_after_it(tmp_path):
+    """Undo takes the game back: the resume list reads the place the undo gave, not the
+    place of the action it took back."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game = play(journal, "draw")
+        journal.append(game, "visit chimp", place={"round": 1, "player": 2})
+        assert journal.undo(game, place={"round": 1, "player": 1}) == "visit chimp"
+        assert journal.place(game) == {"round": 1, "player": 1}
+
+
+def test_a_finished_game_whose_packed_actions_are_damaged_counts_them_as_lost(tmp_path):
+    """A finished game keeps its actions packed in its row, with their count: when the packed
+    bytes no longer unpack, the check says none of that many replays, and why."""
+    from firmware_app.store.rows import read_rows, replaying
+
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        game = play(journal, "draw", "visit chimp")
+        journal.finish(game, {}, now=2.0)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT packed_count FROM games").fetchall() == [(2,)]
+        db.execute("UPDATE games SET packed = x'00ff00ff' WHERE id = ?", (game,))
+    db.close()
+    assert replaying(read_rows(path), game) == (0, 2, "its packed actions are not readable")
+
+
 def test_an_exported_record_is_laid_out_as_the_docs_show_one(journal):
     """A field to a line, indented by two spaces, as the record in docs/game-record.md: a
     person reads and compares records in a text editor."""
