@@ -225,6 +225,18 @@ def with_effect(game, card: str, do: str, **params):
     return game
 
 
+def test_card_effect_give_two_tokens_names_both_and_hands_them_over(demo):
+    """A give of two: the choice names the two tokens joined by "+" (any two of the hand, a
+    colour twice when held twice), and both go to the player named."""
+    game, s = at(demo)
+    game = with_effect(game, "mort", "give", count=2)
+    s = seat(seat(s, 0, figurants=("mort",), tokens=tokens(red=2, blue=1)), 1, tokens=tokens())
+    offered = {a for a in verbs(game, s, "use")}
+    assert offered == {Action("use", "mort", pick, "p2") for pick in ("red+red", "red+blue")}
+    s, _ = play(game, s, "use mort red+blue p2")
+    assert (s.players[0].tokens, s.players[1].tokens) == (tokens(red=1), tokens(red=1, blue=1))
+
+
 def test_card_effect_others_discard_every_other_player_loses_a_random_token(demo):
     """Mort's kind: "every other player discards a random token", each where its colour goes."""
     game, s = at(demo, players=3)
