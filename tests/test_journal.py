@@ -477,6 +477,17 @@ def test_a_finished_game_whose_packed_actions_are_damaged_counts_them_as_lost(tm
     assert replaying(read_rows(path), game) == (0, 2, "its packed actions are not readable")
 
 
+def test_a_catalogue_taught_during_a_game_replaces_the_one_in_its_record(tmp_path):
+    """What the table teaches in a game goes into that game's record, so that its export and
+    its resume replay with the values taught; the actions stay as they were."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        game = play(journal, "draw")
+        taught = {"figurants": [{"id": "becky", "points": 3}]}
+        journal.complete_catalogue(game, taught)
+        record = journal.record(game)
+    assert (record["catalogue"], record["actions"]) == (taught, ["draw"])
+
+
 def test_an_exported_record_is_laid_out_as_the_docs_show_one(journal):
     """A field to a line, indented by two spaces, as the record in docs/game-record.md: a
     person reads and compares records in a text editor."""

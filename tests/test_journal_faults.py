@@ -309,6 +309,22 @@ def test_a_storage_error_neither_full_nor_read_only_is_told_in_plain_words():
     assert outcome.message(Translator("en")) == ["Storage error: nothing can be saved now."]
 
 
+@pytest.mark.parametrize(
+    ("reason", "until"),
+    [("full", "the storage takes writes"), ("read-only", "the storage takes writes"),
+     ("check", "the next start")],
+)  # fmt: skip
+def test_a_read_only_journal_logs_until_when(caplog, reason, until):
+    """docs/log.md: "journal read-only until %s: %s", an error; the storage's own refusal
+    lasts until it takes writes, a failed check until the next start."""
+    Outcome("unwritable", problems=("the first problem", "another"), reason=reason).log()
+    [record] = caplog.records
+    assert (record.levelname, record.getMessage()) == (
+        "ERROR",
+        f"journal read-only until {until}: the first problem",
+    )
+
+
 def test_backups_are_rotated(played, tmp_path):
     folder = _copy(played, tmp_path)
     with Journal(folder / "journal.sqlite") as journal:
