@@ -208,6 +208,34 @@ def test_the_planners_worlds_hold_the_believed_bag_when_the_table_did_not_count_
     assert tried and {call.first.bag for call in tried} == {believed.bag}
 
 
+def test_the_searchs_worlds_hold_the_believed_bag_when_the_table_did_not_count_the_mix(
+    monkeypatch,
+):
+    """As the planner's: each world the search samples holds ``believed_bag``'s belief."""
+    import importlib
+
+    from rules.players.sampling import believed_bag
+
+    searching = importlib.import_module("rules.players.search")  # the module, not its function
+
+    printed = catalogue_files.load([], demo=False)
+    game = VARIANTS["pingwiny", "family"](printed, Options(players=2, seed=3, bag="table"))
+    s = game.new_state()
+    while s.phase == "draw":
+        s, _ = game.apply(s, game.legal_actions(s)[-1])
+    believed = s.copy()
+    believed_bag(game, believed)
+    worlds = []
+
+    def sampled(*args, **kwargs):
+        worlds.append(sample(*args, **kwargs))
+        return worlds[-1]
+
+    monkeypatch.setattr(searching, "sample", sampled)
+    search(game, s, seed=1, nodes=60)
+    assert worlds and {world.bag for world in worlds} == {believed.bag}
+
+
 def test_points_the_table_has_not_taught_count_nothing_in_the_searchs_worlds():
     """The printed box leaves most figurants' points to the table (often to the score sheet):
     the search plays its worlds with them at 0, and the game itself keeps them unknown."""
