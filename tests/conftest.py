@@ -159,7 +159,8 @@ def every_log_line_is_documented(monkeypatch):
     missing = sorted({(name, msg) for name, msg, _ in asked if (name, msg) not in documented()})
     assert missing == [], f"log lines not in docs/log.md: {missing}"
     said = [logging.LogRecord(n, logging.INFO, "", 0, m, a, None).getMessage() for n, m, a in asked]
-    assert [line for line in said if "None" in line] == [], "log lines showing a missing value"
+    unfilled = [line for line in said if "None" in line]
+    assert unfilled == [], f"log lines showing a missing value: {unfilled}"
 
 
 @pytest.fixture(scope="session")
