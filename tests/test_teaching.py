@@ -366,10 +366,13 @@ def test_a_value_saved_just_before_a_power_cut_is_filled_in_on_resume(tmp_path):
         saved["name"] = name
     catalogue_files.save_owner_card(tmp_path / "owner.toml", saved)
     sim.close()  # the power goes
+    written = (tmp_path / "owner.toml").stat()
     again = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
     again.press("ok")  # resume
     session = again.app.session
     assert session.game.cards.figurants[card.id].cost == (2, 0, 0, 0, 0, 0, 0, 0)
+    now = (tmp_path / "owner.toml").stat()  # what the file holds is not written to it again
+    assert (now.st_ino, now.st_mtime_ns) == (written.st_ino, written.st_mtime_ns)
     header = again.journal.record(session.game_id)["catalogue"]
     assert next(f for f in header["figurant"] if f["id"] == card.id)["family"]["type"] == "bird"
     assert not (isinstance(again.app.top, CostEntry) and again.app.top.title == name)
