@@ -4,10 +4,12 @@ from typing import Any, NamedTuple
 
 
 class Call(NamedTuple):
-    """One call: the object called, its first argument and what it returned."""
+    """One call: the object called, its first argument, the other positional ones and what
+    it returned."""
 
     self: Any
     first: Any
+    args: tuple
     result: Any
 
 
@@ -19,7 +21,7 @@ def noted_calls(monkeypatch, owner, name: str) -> list[Call]:
 
     def noting(self, first, /, *args, **kwargs):
         result = method(self, first, *args, **kwargs)
-        seen.append(Call(self, first, result))
+        seen.append(Call(self, first, args, result))
         return result
 
     monkeypatch.setattr(owner, name, noting)

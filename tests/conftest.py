@@ -145,20 +145,15 @@ def every_log_line_is_documented(monkeypatch):
     lists under its logger, and its values fill it (``%d`` given a number, no value shown as
     "None"): the page is what an engineer reads the log by. Noted as the code asks, before
     the level is looked at."""
-    asked = []
-    for level in LEVELS:
-        method = getattr(logging.Logger, level)
-
-        def noting(self, msg, *args, _method=method, **kwargs):
-            if self.name.startswith("tableside"):
-                asked.append((self.name, msg, args))
-            return _method(self, msg, *args, **kwargs)
-
-        monkeypatch.setattr(logging.Logger, level, noting)
+    calls = [noted_calls(monkeypatch, logging.Logger, level) for level in LEVELS]
     yield
-    missing = sorted({(name, msg) for name, msg, _ in asked if (name, msg) not in documented()})
+    asked = [c for noted in calls for c in noted if c.self.name.startswith("tableside")]
+    missing = sorted({(c.self.name, c.first) for c in asked} - documented())
     assert missing == [], f"log lines not in docs/log.md: {missing}"
-    said = [logging.LogRecord(n, logging.INFO, "", 0, m, a, None).getMessage() for n, m, a in asked]
+    said = [
+        logging.LogRecord("", logging.INFO, "", 0, c.first, c.args, None).getMessage()
+        for c in asked
+    ]
     unfilled = [line for line in said if "None" in line]
     assert unfilled == [], f"log lines showing a missing value: {unfilled}"
 

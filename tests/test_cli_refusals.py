@@ -309,15 +309,21 @@ def test_a_part_that_does_not_answer_is_one_line(capsys, monkeypatch):
     assert line.startswith("tableside: buttons.pin_factory: cannot start pin factory")
 
 
-def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
-    """``run --first-frame`` and ``run --home`` stop the daemon early, for the benchmarks."""
-    started = []
+@pytest.fixture
+def started(monkeypatch) -> list:
+    """The daemon's starts, each as ``(config, stops)``, the daemon itself not run."""
+    runs = []
 
     def run(config, **stops):
-        started.append((config, stops))
+        runs.append((config, stops))
         return 0
 
     monkeypatch.setattr("firmware_app.runners.daemon.run", run)
+    return runs
+
+
+def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch, started):
+    """``run --first-frame`` and ``run --home`` stop the daemon early, for the benchmarks."""
 
     def built():
         raise AssertionError("the full parser was built for a plain run")
@@ -334,16 +340,9 @@ def test_run_hands_the_daemon_its_configuration_and_where_to_stop(monkeypatch):
     ]
 
 
-def test_run_written_another_way_reaches_the_daemon_through_the_full_parser(monkeypatch):
+def test_run_written_another_way_reaches_the_daemon_through_the_full_parser(started):
     """``--config=FILE`` is not one of the unit's plain forms: argparse reads it, and the
     daemon gets the same configuration and stop as from the plain form."""
-    started = []
-
-    def run(config, **stops):
-        started.append((config, stops))
-        return 0
-
-    monkeypatch.setattr("firmware_app.runners.daemon.run", run)
     assert main(["run", "--config=b.toml", "--home"]) == 0
     assert main(["run", "--first-frame", "--config=c.toml"]) == 0
     assert started == [

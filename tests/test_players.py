@@ -185,13 +185,10 @@ def test_a_searchs_plan_holds_only_the_searching_players_own_actions(demo, varia
     assert longest >= 2  # plans of more than the move itself were made and checked
 
 
-def test_the_planners_worlds_hold_the_believed_bag_when_the_table_did_not_count_the_mix(
-    monkeypatch,
-):
-    """Played without the token mix, the bag holds bounds only (104 of each colour not
-    counted); the worlds the planner tries its actions in hold the plain belief of
-    ``believed_bag`` instead, so a draw there is one of the tokens the box has."""
-    from rules.players.planner import plan
+@pytest.fixture
+def without_the_mix():
+    """A printed-box family game whose token mix the table did not count, past the drawing
+    of the hands; and that position with the bag ``believed_bag`` believes in."""
     from rules.players.sampling import believed_bag
 
     printed = catalogue_files.load([], demo=False)
@@ -203,28 +200,31 @@ def test_the_planners_worlds_hold_the_believed_bag_when_the_table_did_not_count_
     believed = s.copy()
     believed_bag(game, believed)
     assert sum(believed.bag) < sum(s.bag)
+    return game, s, believed
+
+
+def test_the_planners_worlds_hold_the_believed_bag_when_the_table_did_not_count_the_mix(
+    monkeypatch, without_the_mix
+):
+    """Played without the token mix, the bag holds bounds only (104 of each colour not
+    counted); the worlds the planner tries its actions in hold the plain belief of
+    ``believed_bag`` instead, so a draw there is one of the tokens the box has."""
+    from rules.players.planner import plan
+
+    game, s, believed = without_the_mix
     tried = noted_calls(monkeypatch, type(app_random(game)), "apply")
     plan(game, s, seed=1)
     assert tried and {call.first.bag for call in tried} == {believed.bag}
 
 
 def test_the_searchs_worlds_hold_the_believed_bag_when_the_table_did_not_count_the_mix(
-    monkeypatch,
+    monkeypatch, without_the_mix
 ):
     """As the planner's: each world the search samples holds ``believed_bag``'s belief."""
     import importlib
 
-    from rules.players.sampling import believed_bag
-
     searching = importlib.import_module("rules.players.search")  # the module, not its function
-
-    printed = catalogue_files.load([], demo=False)
-    game = VARIANTS["pingwiny", "family"](printed, Options(players=2, seed=3, bag="table"))
-    s = game.new_state()
-    while s.phase == "draw":
-        s, _ = game.apply(s, game.legal_actions(s)[-1])
-    believed = s.copy()
-    believed_bag(game, believed)
+    game, s, believed = without_the_mix
     worlds = []
 
     def sampled(*args, **kwargs):

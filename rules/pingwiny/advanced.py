@@ -151,7 +151,9 @@ class AdvancedGame(Moves, Locations, OfficerX, CardActions):
                 acts += [listed("use", card, *w) for w in effects.options(self, s, p, card, effect)]
         effect = self.cards.penguin_effects.get(seat.penguin)
         if not seat.penguin_used and effects.is_action(effect):
-            acts += [listed("penguin", *w) for w in effects.options(self, s, p, None, effect)]
+            acts += [
+                listed("penguin", *w) for w in effects.options(self, s, p, seat.penguin, effect)
+            ]
         return acts  # never empty: a Block (or a step) is always possible, see _do_pass
 
     def _legal_final(self, s: AdvancedState) -> list[Action]:

@@ -51,7 +51,7 @@ class CardActions:
             raise IllegalAction("illegal.penguin_used")
         if not effects.is_action(effect):
             raise IllegalAction("illegal.no_card_action", card=seat.penguin)
-        effects.apply(self, s, p, None, effect, tuple(a[1:]), events, named=seat.penguin)
+        effects.apply(self, s, p, seat.penguin, effect, tuple(a[1:]), events)
         set_player(s, p, penguin_used=True)
         events.append({"event": "used", "player": p, "card": seat.penguin})
         self._card_done(s, events, final=False)
@@ -82,9 +82,10 @@ class CardActions:
             for f in s.players[p].figurants
         )
 
-    def immune(self, s: AdvancedState, q: int, card: str | None) -> bool:
-        """Whether player ``q`` holds a card that protects from ``card``'s action."""
-        if card is None:
+    def immune(self, s: AdvancedState, q: int, card: str) -> bool:
+        """Whether player ``q`` holds a card that protects from ``card``'s action (a
+        figurant's: nothing protects from a penguin's)."""
+        if card not in self.cards.figurants:
             return False
         return any(
             card in self.cards.immunities.get(f, ())

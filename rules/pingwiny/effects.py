@@ -103,26 +103,14 @@ def _holders(game, s, p: int, card: str) -> list[int]:
 # -------------------------------------------------------------------- apply
 
 
-def apply(
-    game,
-    s,
-    p: int,
-    card: str | None,
-    effect,
-    words: tuple[str, ...],
-    events: list[dict],
-    named=None,
-) -> None:
-    """Check the choice ``words`` against ``options`` and play the effect.
-
-    ``card`` is ``None`` for a penguin's action, which no card protects from; ``named`` is then
-    the penguin, whom a refusal names."""
+def apply(game, s, p: int, card: str, effect, words: tuple[str, ...], events: list[dict]) -> None:
+    """Check the choice ``words`` against ``options`` and play the effect of ``card`` (a
+    figurant, or the player's penguin), which a refusal names."""
     legal = options(game, s, p, card, effect)
     if words not in legal:
-        named = card or named
         if not legal:
-            raise IllegalAction("illegal.effect_impossible", card=named)
-        raise IllegalAction("illegal.effect_choice", card=named, choice=" ".join(words) or "-")
+            raise IllegalAction("illegal.effect_impossible", card=card)
+        raise IllegalAction("illegal.effect_choice", card=card, choice=" ".join(words) or "-")
     _PLAY[effect.do](game, s, p, card, effect, words, events)
 
 
