@@ -317,6 +317,15 @@ def test_selfplay_writes_a_whole_game_that_replays(tmp_path, capsys):
     assert json.loads(capsys.readouterr().out)["finished"]
 
 
+def test_a_record_keeps_the_rulebooks_letters_as_they_are_not_as_escapes(tmp_path, capsys):
+    """docs/game-record.md: a record's text is UTF-8; the printed cards' sources quote the
+    rulebook with its dashes, read as they are in any editor."""
+    record = tmp_path / "selfplay.json"
+    assert main(["selfplay", "--short", "--players", "2", "--seed", "3", "--out", str(record)]) == 0
+    text = record.read_text(encoding="utf-8")
+    assert "Kowalski – blue" in text and "\\u" not in text
+
+
 def test_the_four_button_build_is_helped_by_the_names_wiring_md_gives_its_buttons(capsys):
     """wiring.md: "4 navigation (UP, DOWN, OK, BACK)"; the simulator's help names them so."""
     wiring = (Path(__file__).parents[1] / "wiring.md").read_text(encoding="utf-8")

@@ -264,6 +264,29 @@ def test_krol_popiel_asks_its_windows_and_reward_mix_once(tmp_path, language):
     assert taught["windows"] == {"A": 6} and sum(taught["rewards"].values()) == 8
 
 
+def test_windows_a_full_card_cannot_save_are_played_this_game_and_asked_again(
+    tmp_path, monkeypatch, caplog
+):
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(catalogue_files, "save_popiel_owner", full)
+    sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
+    for line in POPIEL:
+        sim.command(line)
+    sim.press("up", 2)  # eight windows, not the six first offered
+    sim.press("ok")
+    assert caplog.messages == ["windows not saved: [Errno 28] No space left on device"]
+    assert not (tmp_path / "owner-krol-popiel.toml").exists()
+    sim.press("down")  # the rewards drawn at the table: nothing more to save
+    for _ in range(20):
+        if sim.app.session is not None:
+            break
+        sim.press("ok")
+    assert sim.app.session.game.windows == 8
+    sim.close()
+
+
 def test_a_reward_mix_that_does_not_add_up_is_refused(tmp_path):
     sim = Headless(tmp_path / "state", owner_catalogue=tmp_path / "owner.toml")
     for line in POPIEL:

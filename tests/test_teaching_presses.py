@@ -143,6 +143,33 @@ def test_four_buttons_take_the_points_then_the_type_from_a_list(tmp_path):
     sim.close()
 
 
+def test_ok_on_the_points_lists_the_types_and_a_colour_still_picks_its_own(tmp_path):
+    """The list OK opens keeps the colour buttons: black is insect there too."""
+    sim = own_game(tmp_path)
+    name = teach_first_card(sim).title
+    sim.press("red")
+    sim.press("ok")  # a cost of one red token
+    start = sim.app.top.value
+    sim.press("ok")
+    assert isinstance(sim.app.top, Menu) and sim.app.top.items[0].label == "R bird"
+    sim.press("black")
+    assert (taught(sim, name).points, taught(sim, name).type) == (start, "insect")
+    sim.close()
+
+
+def test_a_steps_points_and_cards_stay_from_one_to_nine(tmp_path):
+    sim = mission_steps(tmp_path)
+    step = sim.app.top
+    sim.press("down", 2)
+    sim.press("red", 2)
+    assert (step.count, step.points) == (1, 1)
+    sim.press("up", 12)
+    sim.press("green", 12)
+    assert (step.count, step.points) == (9, 9)
+    assert "R-/G+ cards: 9" in sim.screen and "↑↓ points: 9" in sim.screen
+    sim.close()
+
+
 def test_officer_x_is_one_choice_of_the_dies_ranges(tmp_path):
     sim = own_game(tmp_path, script=OWN_ADVANCED)
     teach_first_card(sim)
