@@ -679,3 +679,23 @@ def test_a_file_error_is_reported_as_one_line_not_a_traceback(tmp_path, capsys):
     err = capsys.readouterr().err
     assert err == f"tableside: {taken}: {os.strerror(errno.EEXIST)}\n"
     assert taken.read_text() == "a file where the state folder goes"
+
+
+@pytest.mark.parametrize(
+    ("change", "problem"),
+    [
+        (lambda r: r.update(version=2), "unsupported record version 2"),
+        (lambda r: r.update(game="chess"), "unknown game or variant: chess/standard"),
+    ],
+    ids=["a later version", "another game"],
+)
+def test_a_record_of_another_version_or_game_is_refused_naming_it(
+    tmp_path, capsys, change, problem
+):
+    """docs/game-record.md: `version` is always 1, `game` one the box plays."""
+    path = popiel_with(tmp_path, change)
+    assert refused(capsys, ["replay", str(path)]) == f"tableside: {path}: {problem}"
+    state = tmp_path / "state"
+    line = refused(capsys, ["import", "--state-dir", str(state), str(path)])
+    assert line == f"tableside: {path}: not a game record that replays: {problem}"
+    assert not state.exists()
