@@ -4,6 +4,7 @@ import pytest
 from family_helpers import new_game, tokens
 from positions import with_player
 
+from firmware_app.store.catalogue_files import load
 from rules.pingwiny.position import PositionError, score_position
 
 
@@ -118,3 +119,30 @@ def test_a_position_without_one_to_four_players_is_refused_saying_so(demo, playe
     with pytest.raises(PositionError) as refused:
         score_position(demo, {"players": players})
     assert str(refused.value) == "'players' must be a list of 1 to 4 players"  # docs/game-record.md
+
+
+def test_each_other_fault_of_a_position_is_named_with_its_player(demo):
+    """docs/game-record.md: a variant is family or advanced, a player an object, a name text."""
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"variant": "standard", "players": [player("rico")]})
+    assert str(refused.value) == "'variant' must be 'family' or 'advanced', not 'standard'"
+    with pytest.raises(PositionError) as refused:
+        score_position(demo, {"players": ["rico", player("rico", name=7)]})
+    assert str(refused.value) == (
+        "player 1: expected an object with the player's cards; player 2: 'name' must be text"
+    )
+
+
+def test_a_card_the_catalogue_does_not_know_fully_yet_cannot_be_scored():
+    printed = load([], demo=False)
+    unknown = next(f.id for f in printed.figurants if f.family.points is None)
+    with pytest.raises(PositionError) as refused:
+        score_position(printed, {"players": [player("rico", [unknown])]})
+    assert str(refused.value) == f"player 1: figurant '{unknown}' is not fully known yet"
+
+
+def test_tokens_left_counted_by_colour_are_one_penalty_point_each(demo):
+    by_colour = player("rico", left={"red": 2, "black": 1})
+    sheet, names = score_position(demo, {"players": [by_colour, player("kowalski", left=3)]})
+    assert [line.penalty for line in sheet.lines] == [-3, -3]
+    assert names == ["Player 1", "Player 2"]
