@@ -518,3 +518,15 @@ def test_the_nine_tiles_meet_as_a_three_by_three_square():
         for square in range(9)
     }
     assert found == beside
+
+
+def test_the_square_across_each_edge_of_the_three_by_three_board():
+    """Squares numbered row by row (0 1 2 / 3 4 5 / 6 7 8), Headquarters the middle one; the
+    tables the moves are looked up in are made from this once, when the engine is loaded, so
+    it is asked afresh here: north, east, south, west, None at the board's rim."""
+    across = {
+        0: (None, 1, 3, None), 1: (None, 2, 4, 0), 2: (None, None, 5, 1),
+        3: (0, 4, 6, None), 4: (1, 5, 7, 3), 5: (2, None, 8, 4),
+        6: (3, 7, None, None), 7: (4, 8, None, 6), 8: (5, None, None, 7),
+    }  # fmt: skip
+    assert {s: tuple(neighbour(s, e) for e in "nesw") for s in range(9)} == across

@@ -9,8 +9,9 @@ from family_helpers import at_visits, new_game, tokens
 from positions import play, with_fields, with_player
 
 from rules.actions import Action
-from rules.colours import BLUE, GREY, RED
+from rules.colours import BLUE, COLOURS, GREY, INDEX, RED
 from rules.errors import IllegalAction, MalformedAction, SetupError
+from rules.pingwiny.exchange import by_give
 from rules.pingwiny.options import Options
 
 # ------------------------------------------------------------------ setup
@@ -175,6 +176,26 @@ def test_gastro_every_line_of_the_exchange_table(demo, line):
     assert sum(after.players[s.current].tokens) == sum(hand) - len(events[0]["gave"]) + len(
         events[0]["got"]
     )
+
+
+def test_gastro_table_grouped_by_the_tokens_given_as_the_rulebook_lists_it():
+    """The lines listed by what is given (computed once, when the engines are loaded, so
+    asked afresh here), each with how many of the colour received must be there to take: a
+    white or black token is given back to the bag before one is drawn, so a white for two
+    whites needs none there (rulebook: Exchanging Tokens)."""
+    others = ("red", "blue", "green", "yellow", "white", "black")
+    groups = {(COLOURS[given], count): lines for given, count, lines in by_give()}
+    assert list(groups) == [
+        ("white", 2), ("black", 2), ("yellow", 1), ("red", 1), ("blue", 1), ("green", 1),
+        ("grey", 1),
+    ]  # fmt: skip
+    for pair in ("white", "black"):
+        assert groups[pair, 2] == [
+            (INDEX[c], 1 - 2 * (c == pair), f"{pair}+{pair}>{c}") for c in others
+        ]
+    for single in ("yellow", "red", "blue", "green"):
+        assert groups[single, 1] == [(INDEX[c], 1, f"{single}>{c}") for c in others if c != single]
+    assert groups["grey", 1] == [(INDEX[c], 2, f"grey>{c}+{c}") for c in others]
 
 
 def test_gastro_never_gives_grey(demo):

@@ -483,3 +483,25 @@ def test_a_damaged_page_in_the_middle_of_a_table_costs_only_the_rows_it_held(tmp
         f"table actions: read ASC stopped after {before} rows",
         f"table actions: read DESC stopped after {len(seqs) - before} rows",
     ]
+
+
+def test_the_salvage_folder_of_a_recovery_cut_short_is_swept_at_the_next_start(
+    played, tmp_path, monkeypatch
+):
+    """A recovery killed while it reads the damaged files on copies leaves its scratch
+    folder beside the journal: named so that the next start's sweep removes it (run here in
+    the test's own process, the kill stood for by a removal that never comes)."""
+    from firmware_app.store import recovery
+
+    folder = _copy(played, tmp_path)
+    journal = folder / JOURNAL
+    kept = folder / "journal.damaged.sqlite"
+    shutil.copyfile(journal, kept)
+    problems: list[str] = []
+    with monkeypatch.context() as cut:
+        cut.setattr(recovery.shutil, "rmtree", lambda *args, **kwargs: None)
+        assert len(recovery._damaged(journal, [kept], problems)) == 1
+    left = [p for p in folder.iterdir() if p.is_dir() and p.name.startswith(".salvage-")]
+    assert len(left) == 1 and problems == []
+    assert markers.clean_scratch(journal) == left
+    assert not left[0].exists()

@@ -7,6 +7,7 @@ at a supply tile. The counts below are made as a player counts them on the board
 
 import pytest
 
+from firmware_app.store.catalogue_files import load
 from rules.pingwiny.options import Options
 from rules.players.evaluation import ACTION_DISCOUNT, effort
 from rules.record import VARIANTS
@@ -47,3 +48,39 @@ def test_a_grey_printed_on_the_card_and_not_held_puts_it_out_of_reach(game):
     grey = next(f for f in game.cards.figurants.values() if f.cost[4])
     seat = s.players[0]._replace(tokens=(9, 9, 9, 9, 0, 9, 9))
     assert effort(game, s, seat, grey.id) == 0.0
+
+
+@pytest.fixture
+def any_game(tmp_path):
+    """Becky as an owner's box prints her: two red tokens and two of any colour."""
+    owner = tmp_path / "owner.toml"
+    owner.write_text('[[figurant]]\nid = "becky"\nadvanced.cost = { red = 2, any = 2 }\n')
+    catalogue = load([owner], demo=True)
+    return VARIANTS["pingwiny", "advanced"](catalogue, Options(players=2, seed=1))
+
+
+def test_tokens_of_any_colour_are_taken_at_the_nearest_supply_tile_with_two(any_game):
+    s = any_game.new_state().copy()
+    start = next(
+        tile for tile in s.layout if walk(s.layout, tile, "chimp") != walk(s.layout, tile, "shop")
+    )
+    near, far = sorted(("chimp", "shop"), key=lambda tile: walk(s.layout, start, tile))
+    board = {"chimp": 1, "shop": 3}  # blue tokens lie at the chimp's tile, yellow at the shop
+    s.board = tuple({board[near]: 2, board[far]: 5}.get(c, 0) for c in range(7))
+    seat = s.players[0]._replace(tokens=(2, 0, 0, 0, 0, 0, 0), square=s.layout.index(start))
+    # the buy, the walk to the nearer tile, one take of two, the walk to headquarters
+    actions = 1 + walk(s.layout, start, near) + 1 + walk(s.layout, near, "hq")
+    assert effort(any_game, s, seat, "becky") == pytest.approx(4 * ACTION_DISCOUNT**actions)
+    s.board = (0, 1, 0, 1, 0, 0, 0)  # no tile has two: nowhere to take them
+    assert effort(any_game, s, seat, "becky") == 0.0
+
+
+def test_tokens_of_any_colour_come_with_a_missing_colours_take_when_its_tile_has_them(
+    any_game,
+):
+    s = any_game.new_state().copy()
+    s.board = (4, 0, 0, 9, 0, 0, 0)  # four red at the gorilla's tile: both reds and two more
+    seat = s.players[0]._replace(tokens=(0, 0, 0, 0, 0, 0, 0), square=s.layout.index("hq"))
+    there = walk(s.layout, "hq", "gorilla")
+    actions = 1 + there + 1 + 1 + there  # two takes of two at the gorilla's tile
+    assert effort(any_game, s, seat, "becky") == pytest.approx(4 * ACTION_DISCOUNT**actions)
