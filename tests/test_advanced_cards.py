@@ -216,6 +216,18 @@ def test_card_action_cannot_touch_a_player_protected_by_maurice(demo):
     assert refused(game, s, "use king-julian p2 red") == "illegal.effect_choice"
 
 
+def test_no_card_protects_from_a_penguins_action(demo):
+    """Maurice: "you are not affected by the actions of the cards King Julian and Mort"
+    (rulebook, Figurant cards): an owner's penguin that steals may still steal from him."""
+    game, s = at(demo, penguins=("rico", "kowalski"))
+    steal = Effect("steal", (("count", 1),))
+    game.cards = dataclasses.replace(
+        game.cards, penguin_effects={**game.cards.penguin_effects, "rico": steal}
+    )
+    s = seat(s, 1, figurants=("maurice",), tokens=tokens(red=1))
+    assert verbs(game, s, "penguin") == [Action("penguin", "p2")]
+
+
 def with_effect(game, card: str, do: str, **params):
     """``game`` with ``card``'s effect replaced (on this game's own copy of the card table)."""
     effect = Effect(do, tuple((name, params[name]) for name, _ in PARAMETERS[do]))
