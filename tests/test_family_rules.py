@@ -487,6 +487,13 @@ def test_correct_owner_mission_and_penguin(demo):
     assert s.players[0].mission == mission and mission not in s.missions
     s, _ = game.apply(s, f"correct mission {mission} board")
     assert s.players[0].mission is None and mission in s.missions
+    for place in ("p3", "box"):  # two players: no third seat, and no mission goes back in
+        with pytest.raises(MalformedAction) as refused:
+            game.apply(s, f"correct mission {mission} {place}")
+        assert (refused.value.key, refused.value.params) == (
+            "action.unknown_place",
+            {"place": place},
+        )
     p1, p2 = s.players[0].penguin, s.players[1].penguin
     s, _ = game.apply(s, f"correct penguin p1 {p2}")
     assert (s.players[0].penguin, s.players[1].penguin) == (p2, p1)
