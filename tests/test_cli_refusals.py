@@ -6,6 +6,7 @@ command to use instead where there is one), exit status 2 for a usage error,
 and a quiet end when the reader of stdout closes the pipe.
 """
 
+import contextlib
 import json
 import os
 import random
@@ -447,6 +448,25 @@ def test_a_closed_pipe_leaves_stdout_writing_to_nothing(monkeypatch):
         assert os.path.samefile(f"/proc/self/fd/{writing}", os.devnull)
         assert os.write(writing, b"more\n") == 5
         monkeypatch.undo()
+
+
+def test_a_closed_pipe_whose_output_cannot_be_dropped_still_exits_quietly(monkeypatch):
+    """When standard output cannot be pointed at /dev/null (its descriptor refused), it
+    stays as it was, and the command still exits as a closed pipe, with no traceback."""
+
+    def refused(*args):
+        raise OSError(9, "Bad file descriptor")
+
+    reading, writing = os.pipe()
+    os.close(reading)
+    out = open(writing, "w", encoding="utf-8")  # noqa: SIM115  (closed below, pipe broken)
+    monkeypatch.setattr(sys, "stdout", out)
+    monkeypatch.setattr(os, "dup2", refused)
+    assert main(["replay", str(RECORD), "--json"]) == 128 + signal.SIGPIPE
+    monkeypatch.undo()
+    assert not os.path.samefile(f"/proc/self/fd/{writing}", os.devnull)
+    with contextlib.suppress(BrokenPipeError):  # what the interpreter's last flush meets
+        out.close()
 
 
 def test_head_reads_the_first_line_of_replay_json():
