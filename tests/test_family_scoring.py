@@ -5,6 +5,7 @@ from family_helpers import new_game, tokens
 from positions import with_player
 
 from firmware_app.store.catalogue_files import load
+from rules.errors import IllegalAction
 from rules.pingwiny.position import PositionError, score_position
 
 
@@ -146,3 +147,18 @@ def test_tokens_left_counted_by_colour_are_one_penalty_point_each(demo):
     sheet, names = score_position(demo, {"players": [by_colour, player("kowalski", left=3)]})
     assert [line.penalty for line in sheet.lines] == [-3, -3]
     assert names == ["Player 1", "Player 2"]
+
+
+def test_a_score_that_needs_a_value_not_known_yet_is_refused_naming_the_cards():
+    """The box's own cards, taught as they come: a figurant held whose points nobody has
+    told the box yet stops the score sheet, naming it, until it is taught."""
+    printed = load([], demo=False)
+    unknown = sorted(f.id for f in printed.figurants if f.family.points is None)[:2]
+    game, s = new_game(printed, bag="table", deck="table")
+    s = with_player(s, 0, figurants=tuple(unknown))
+    with pytest.raises(IllegalAction) as refused:
+        game.score(s)
+    assert refused.value.key == "illegal.values_unknown"
+    assert (
+        refused.value.text("en") == f"The score needs values not known yet: {', '.join(unknown)}."
+    )
