@@ -597,3 +597,11 @@ def test_a_refused_action_leaves_the_state_unchanged(demo):
     with pytest.raises(IllegalAction):
         game.apply(s, "visit chimp")
     assert s.to_json() == before
+
+
+@pytest.mark.parametrize(("given", "shown"), [(5, "5"), (["visit", "hq"], "['visit', 'hq']")])
+def test_a_notation_that_is_not_text_is_refused_showing_what_it_was(given, shown):
+    """The engines' own bound (a record's reader refuses such a line first, in its words)."""
+    with pytest.raises(MalformedAction) as refused:
+        Action.parse(given)
+    assert refused.value.text("en") == f"Not an action: {shown}."
