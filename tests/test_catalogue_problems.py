@@ -417,6 +417,13 @@ def test_a_family_side_is_not_asked_of_a_mission_outside_the_family_set() -> Non
     )
 
 
+def refused_whole(raw: dict) -> list[str]:
+    """The lines ``build`` refuses a whole catalogue with."""
+    with pytest.raises(CatalogueError) as caught:
+        build(raw, source="owner.toml")
+    return [str(p) for p in caught.value.problems]
+
+
 def whole(**parts: Any) -> dict:
     meta = {
         "game": "pingwiny",
@@ -440,9 +447,7 @@ def test_a_whole_catalogue_names_an_unknown_figurant_an_effect_points_at() -> No
             },
         ]
     )
-    with pytest.raises(CatalogueError) as caught:
-        build(raw, source="owner.toml")
-    assert [str(p) for p in caught.value.problems] == [
+    assert refused_whole(raw) == [
         "owner.toml: figurant 'hans': advanced.effect.cards[0]: unknown figurant 'bekcy' "
         "(did you mean 'becky'?)",
         "owner.toml: figurant 'hans': advanced.effect.cards[1]: unknown figurant 'zzz'",
@@ -452,9 +457,7 @@ def test_a_whole_catalogue_names_an_unknown_figurant_an_effect_points_at() -> No
 def test_a_whole_catalogue_asks_for_names_and_counts_an_overlay_may_leave_out() -> None:
     raw = {"meta": {"game": "pingwiny", "kind": "owner"}, "figurant": [{"id": "becky"}]}
     assert problems(raw, "owner.toml") == []
-    with pytest.raises(CatalogueError) as caught:
-        build(raw, source="owner.toml")
-    assert [str(p) for p in caught.value.problems] == [
+    assert refused_whole(raw) == [
         "owner.toml: meta: label: missing",
         "owner.toml: meta: figurant_count: missing",
         "owner.toml: meta: mission_count: missing",
@@ -465,9 +468,7 @@ def test_a_whole_catalogue_asks_for_names_and_counts_an_overlay_may_leave_out() 
 
 def test_a_whole_catalogue_with_cards_that_are_no_tables_or_lack_ids_names_them() -> None:
     raw = whole(figurant=[7, {"name": "Nobody"}, {"id": 3, "name": "Three"}])
-    with pytest.raises(CatalogueError) as caught:
-        build(raw, source="owner.toml")
-    assert [str(p) for p in caught.value.problems] == [
+    assert refused_whole(raw) == [
         "owner.toml: figurant #1: expected a table, got 7",
         "owner.toml: figurant #2: id: missing: expected lower-case letters, digits and dashes",
         "owner.toml: figurant #3: id: got 3: expected lower-case letters, digits and dashes",
