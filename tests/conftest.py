@@ -3,6 +3,7 @@
 import logging
 import os
 import tempfile
+from string import Formatter
 
 import pytest
 from calls import noted_calls
@@ -119,9 +120,10 @@ def every_refusal_has_its_words(monkeypatch):
 @pytest.fixture(autouse=True)
 def every_text_shown_is_translated(monkeypatch):
     """Each text a screen asks the translator for, in a test, is in the Polish catalogue, and
-    no value it is given shows as "None": the check of the catalogue (``i18n_extract
-    --check``) reads the literal texts of the code, this one the texts a running box asks for,
-    looked up in tables or put together, and what they say once filled."""
+    no value it is given shows as "None" or is left out (its ``{name}`` still showing): the
+    check of the catalogue (``i18n_extract --check``) reads the literal texts of the code,
+    this one the texts a running box asks for, looked up in tables or put together, and what
+    they say once filled."""
     asked = noted_calls(monkeypatch, Translator, "__call__")
     counted = noted_calls(monkeypatch, Translator, "plural")
     yield
@@ -135,8 +137,14 @@ def every_text_shown_is_translated(monkeypatch):
         }
     )
     assert missing == [], f"texts not in the Polish catalogue: {missing}"
-    unfilled = sorted({c.result for c in asked + counted if "None" in c.result})
+    unfilled = sorted({c.result for c in asked + counted if "None" in c.result or _unfilled(c)})
     assert unfilled == [], f"texts showing a missing value: {unfilled}"
+
+
+def _unfilled(call) -> bool:
+    """A value the text names that its call did not give: ``{minutes}`` still in the text."""
+    fields = (name for _, name, _, _ in Formatter().parse(call.first) if name)
+    return any(f"{{{name}}}" in call.result for name in fields)
 
 
 @pytest.fixture(autouse=True)

@@ -47,6 +47,7 @@ from firmware_app.runners.headless import TICK, Headless
 from firmware_app.store.catalogue_files import load
 from firmware_app.store.journal import Journal
 from firmware_app.ui.screens import ColourEntry, Menu, NumberEntry
+from firmware_app.words.i18n import translations
 from hw.buttons import NAMES as BUTTONS
 from rules.pingwiny.advanced_state import AdvancedState
 from rules.pingwiny.state import State
@@ -302,9 +303,12 @@ def play(sim: Headless, pilot: Autopilot) -> None:
 
 
 def choose(sim: Headless, label: str) -> None:
-    """The item labelled ``label`` (its text up to a placeholder), if the menu has one; a
-    language is named in itself, in either language."""
-    shown = label if label in ("English", "Polski") else sim.app.t(label)
+    """The item labelled ``label`` (its text up to a placeholder, read from the catalogue as
+    it is before it is filled), if the menu has one; a language is named in itself, in
+    either language."""
+    shown = (
+        label if label in ("English", "Polski") else translations(sim.app.language).gettext(label)
+    )
     pick(sim, shown.partition("{")[0], missing_ok=True)
 
 

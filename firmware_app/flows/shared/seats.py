@@ -144,9 +144,9 @@ def remember(app, names: list[str]) -> None:
         app.set_setting("names", (names + known)[:REMEMBERED])
 
 
-def _one_each(app, seats: list[str], choices: list[tuple[str, str]], title: str, then) -> None:
+def _one_each(app, seats: list[str], choices: list[tuple[str, str]], title, then) -> None:
     """Each seat in turn picks one of ``choices`` (id, label), none taken twice; ``then``
-    gets the ids by seat. ``title`` names the seat (``{who}``)."""
+    gets the ids by seat. ``title(who)`` is the heading that names the seat."""
     picked: list[str] = []
 
     def seat(i: int) -> None:
@@ -164,7 +164,7 @@ def _one_each(app, seats: list[str], choices: list[tuple[str, str]], title: str,
             for choice, label in choices
             if choice not in picked[:i]
         ]
-        app.push(Menu(app, title.format(who=seats[i]), items))
+        app.push(Menu(app, title(seats[i]), items))
 
     seat(0)
 
@@ -173,7 +173,7 @@ def ask_penguins(app, seats: list[str], penguins, then) -> None:
     """The penguin card each seat was dealt, or the app deals: a tuple of ids, or None."""
     t = app.t
     choices = [(p.id, penguin_label(t, p.name, p.colour)) for p in penguins]
-    title = t("{who}: penguin", who="{who}")
+    title = lambda who: t("{who}: penguin", who=who)  # noqa: E731 - one line, read once
     items = [
         Item(t("The app deals"), lambda: then(None)),
         Item(t("We dealt real cards"), lambda: _one_each(app, seats, choices, title, then)),
@@ -195,7 +195,7 @@ def ask_mice(app, seats: list[str], then) -> None:
     Each seat picks from the box's pawn colours; until the owner has marked them, the
     first "Choose the colours" asks for them (``PawnPicker``), once."""
     t = app.t
-    title = t("{who}: mouse", who="{who}")
+    title = lambda who: t("{who}: mouse", who=who)  # noqa: E731 - one line, read once
 
     def each_seat(pawns: list[str]) -> None:
         choices = [(colour, t(label)) for colour, label in MOUSE_COLOURS.items() if colour in pawns]
