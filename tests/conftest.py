@@ -150,20 +150,25 @@ def _unfilled(call) -> bool:
 @pytest.fixture(autouse=True)
 def every_log_line_is_documented(monkeypatch):
     """Each line a test makes the box write to its log, at any level, is one docs/log.md
-    lists under its logger, and its values fill it (``%d`` given a number, no value shown as
-    "None"): the page is what an engineer reads the log by. Noted as the code asks, before
-    the level is looked at."""
+    lists under its logger, and its values fill it (``%d`` given a number, each ``%s`` a
+    value, none shown as "None"): the page is what an engineer reads the log by. Noted as
+    the code asks, before the level is looked at."""
     calls = [noted_calls(monkeypatch, logging.Logger, level) for level in LEVELS]
     yield
     asked = [c for noted in calls for c in noted if c.self.name.startswith("tableside")]
     missing = sorted({(c.self.name, c.first) for c in asked} - documented())
     assert missing == [], f"log lines not in docs/log.md: {missing}"
-    said = [
-        logging.LogRecord("", logging.INFO, "", 0, c.first, c.args, None).getMessage()
-        for c in asked
-    ]
+    said = [_log_line(c) for c in asked]
     unfilled = [line for line in said if "None" in line]
     assert unfilled == [], f"log lines showing a missing value: {unfilled}"
+
+
+def _log_line(call) -> str:
+    """The line as the log shows it, its values put in as logging puts them; a ``%s`` given
+    no value fails here (logging would write the line unfilled, or a traceback beside it)."""
+    if not call.args:
+        return call.first % ()
+    return logging.LogRecord("", logging.INFO, "", 0, call.first, call.args, None).getMessage()
 
 
 @pytest.fixture(scope="session")

@@ -221,6 +221,10 @@ OVERLAY_CASES = {
             for n, pair in ((0, [0, 1]), (1, [1, -1]), (2, [2, 3, 4]))
         ],
     ),
+    "a step of 0 points": (
+        mission(family={"scoring": [[1, 0], [2, 3]]}),
+        [],
+    ),
     "more different types than there are": (
         mission(advanced={"type": "different", "scoring": [[3, 1], [8, 5]]}),
         [

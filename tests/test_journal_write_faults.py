@@ -310,6 +310,18 @@ def test_any_other_refusal_of_the_storage_is_an_io_error_that_a_look_may_narrow(
     assert faults.refine("io", journal) == "read-only"
 
 
+def test_a_read_only_or_refused_storage_is_reported_as_read_only():
+    """EROFS ("Read-only file system", a card mounted read-only after errors) and EACCES
+    ("Permission denied", a folder the daemon's user may not write) both tell the table its
+    storage takes no writes: "read-only", not an I/O error."""
+    import errno
+
+    from firmware_app.store.faults import storage_fault
+
+    for number in (errno.EROFS, errno.EACCES):
+        assert storage_fault(OSError(number, os.strerror(number))) == "read-only"
+
+
 def test_a_full_disk_is_reported_as_a_full_disk(tmp_path):
     """SQLite's result code 13 is SQLITE_FULL ("insertion failed because database is full",
     sqlite.org/rescode.html) and errno ENOSPC is "No space left on device": both are the

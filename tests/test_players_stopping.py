@@ -1,11 +1,14 @@
 """Thinking that ends when it is done: a settled choice, the node budget, or the clock's cap."""
 
+import random
 import sys
 
 import pytest
 
-from rules.players import budget, choose
+from rules.pingwiny.options import Options
+from rules.players import budget, choose, decides
 from rules.players.search import _Edge, settled
+from rules.record import VARIANTS
 from tests.test_players import positions
 
 thinking = sys.modules["rules.players.search"]  # the module: the package names its function
@@ -48,3 +51,16 @@ def test_the_clock_only_caps_the_thinking(demo):
     ticks = iter(range(10**6))
     capped = choose(game, s, "strong", seed=2, deadline=2, clock=lambda: next(ticks))
     assert (capped.stopped, capped.iterations) == ("clock", 3)  # a walk, then ticks 0 and 1
+
+
+def test_a_turn_with_one_legal_action_is_settled_without_thinking(demo):
+    """Nothing to weigh (here the advanced game's Gastro with "done" its only action): the
+    choice is that action, the whole plan, settled with no state spent on it."""
+    game = VARIANTS["pingwiny", "advanced"](demo, Options(players=2, seed=0))
+    s, chooser = game.new_state(), random.Random(0)
+    while decides(game, s) is None or len(game.legal_actions(s)) > 1:
+        s, _ = game.apply(s, chooser.choice(game.legal_actions(s)))
+    (only,) = game.legal_actions(s)
+    choice = choose(game, s, "normal", seed=1)
+    assert choice.action == only and choice.plan == (only,)
+    assert (choice.stopped, choice.nodes, choice.iterations) == ("settled", 0, 0)

@@ -200,6 +200,13 @@ def test_the_unnamed_cards_are_numbered_after_the_named_ones():
     assert overlay_ids(unnamed_cards(raw))[0] == "figurant-31"
 
 
+def test_a_catalogue_that_gives_no_counts_adds_no_unnamed_card():
+    """Without the box's counts nothing says how many cards are still to be named."""
+    raw = catalogue_files.load([], demo=False).to_dict()
+    raw["meta"] = {key: value for key, value in raw["meta"].items() if "count" not in key}
+    assert unnamed_cards(raw) == {}
+
+
 def overlay_ids(overlay):
     return [c["id"] for c in overlay["figurant"]]
 

@@ -409,8 +409,8 @@ def test_a_demo_game_played_on_a_pseudo_terminal_is_kept_after_quitting(tmp_path
     assert record["catalogue"]["meta"]["kind"] == "demo"
     assert [action.split()[0] for action in record["actions"]] == ["draw"]
 
-    again = pty_run(sim_command(tmp_path, "--language", "en"))
-    again.read_until(b"Resume: Penguins family")
+    again = pty_run(sim_command(tmp_path, "--language", "pl"))  # the language asked for
+    again.read_until("Wznów: Pingwiny rodzinne".encode())
     again.send(b"q")
     assert again.exit_status() == 0
 
