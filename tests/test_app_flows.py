@@ -231,5 +231,10 @@ def test_a_value_is_changed_from_the_settings_and_a_printed_one_only_after_askin
         assert taught.family.cost == (0, 0, 0, 4, 0, 1, 0, 0)
         sim.press("ok")
         assert "Family Points: 4 (ours)" in [item.label for item in sim.app.top.items]
+        sim.press("back", 2)  # out of "Our cards", then in again: the box as it now is
+        choose(sim, "Our cards")
+        choose(sim, "Hans")  # another card's points start at the median the box knows
+        choose(sim, "Family Points")
+        assert sim.app.top.value == 4  # Becky's, the only points this box knows
     finally:
         sim.close()
