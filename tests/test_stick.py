@@ -120,6 +120,18 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
     wait_for(sim, "Done: 6 games written. You can pull the stick out.", unit)
 
 
+def test_a_card_laid_on_the_reader_at_the_sticks_menu_is_only_said_to_be_unexpected(sim, unit):
+    sim.app.set_setting("tags", {"0A1B2C3D": "becky"})
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    labels = [item.label for item in sim.app.top.items]
+    sim.tag("0A1B2C3D")
+    assert "No card is expected now." in screen_text(sim)
+    sim.press("ok")
+    assert [item.label for item in sim.app.top.items] == labels
+
+
 def test_a_damaged_backup_is_refused_and_changes_nothing(sim, unit):
     (unit.port.folder / "backup").mkdir(parents=True)
     unit.plug()
