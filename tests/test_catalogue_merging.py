@@ -83,6 +83,9 @@ def test_only_a_demo_or_an_owners_file_is_merged_and_the_refusal_names_the_sourc
         "owner.toml: meta: game: 'chess' does not match 'pingwiny'"
     ]
     assert conflicts(BASE, {"figurant": [{"id": "becky"}]}, "owner.toml", owner=True) == []
+    assert [str(p) for p in conflicts(BASE, {}, "overlay", owner=False)] == [
+        "overlay: meta: kind: None: only an owner's file or a demo overlay may be merged"
+    ]  # an overlay that says nothing of itself is no demo
 
 
 def test_a_demo_fills_unknowns_and_adds_cards_and_says_its_label() -> None:
