@@ -87,9 +87,9 @@ def test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file(tmp_
     taught = [c for c in owner["figurant"] if "advanced" in c]
     assert len([c for c in taught if "officer_x" in c["advanced"]]) >= len(taught) - 1
     assert [c for c in taught if "effect" in c["advanced"] and "text" in c["advanced"]]
-    assert [m for m in owner["mission"] if "scoring" in m.get("advanced", {})]
-    # a mission's effect is taught, and its words are not made from it as a figurant's are
     missions = [m.get("advanced", {}) for m in owner["mission"]]
+    assert [m for m in missions if "scoring" in m]
+    # a mission's effect is taught, and its words are not made from it as a figurant's are
     assert [m for m in missions if "effect" in m]
     assert not [m for m in missions if "text" in m]
     assert session.game.score(session.state).winners
