@@ -5,6 +5,7 @@ import os
 import tomllib
 
 import pytest
+from screen_helpers import choose
 
 import rules.players
 from firmware_app.flows.shared.teach import CardTeacher, CostEntry
@@ -472,4 +473,37 @@ def test_an_effects_count_starts_at_the_median_of_the_counts_the_box_knows(tmp_p
     for press in ("red", "ok", "ok", "down", "ok"):  # a cost, Officer X, "draw random tokens"
         sim.press(press)
     assert isinstance(sim.app.top, NumberEntry) and sim.app.top.value == 3
+    sim.close()
+
+
+def test_an_effect_naming_a_numbered_card_writes_that_card_into_a_lost_owners_file(tmp_path):
+    """The running game knows the table's number "30" for figurant-30; the owner's file that
+    held it is lost mid-game. A card taught "+2 with 30" then writes figurant-30 and its
+    number back with it: the owner's file alone finds every card its effects name."""
+    owner = tmp_path / "owner.toml"
+    catalogue_files.save_owner(owner, {"figurant": [{"id": "figurant-30", "name": "30"}]})
+    sim = own_game(tmp_path, script=OWN_ADVANCED)
+    answer_mix(sim)
+    pilot = Autopilot(sim, 1)
+    asks = sim.app.t("What it does")
+    while not (isinstance(sim.app.top, Menu) and sim.app.top.title.endswith(asks)):
+        assert pilot.step(), "the game ended without asking a card's effect"
+    teacher = sim.app.top.teacher
+    taught = teacher.card_id
+    assert taught != "figurant-30"
+    owner.unlink()  # the owner's file is lost; the game keeps its cards' names
+    choose(sim, "Points with another card")
+    choose(sim, "30")
+    sim.press("up")  # 2 points
+    sim.press("ok")
+    while getattr(sim.app.top, "teacher", None) is teacher:  # the card's other values
+        pilot.step()
+    written = tomllib.loads(owner.read_text(encoding="utf-8"))
+    cards = {card["id"]: card for card in written["figurant"]}
+    assert cards["figurant-30"] == {"id": "figurant-30", "name": "30"}
+    assert dict(cards[taught]["advanced"]["effect"]) == {
+        "do": "bonus_with",
+        "card": "figurant-30",
+        "points": 2,
+    }
     sim.close()
