@@ -90,6 +90,9 @@ def test_a_player_head_to_head_and_the_last_games(sim):
     choose(sim, "Players")
     choose(sim, "Iza")
     assert "Favourite mouse: Blue mouse" in "\n".join(sim.app.top.lines)
+    sim.press("back")  # the notice, whatever its pages
+    choose(sim, "Olek")  # no game of King Popiel: no rate to give
+    assert sim.app.top.lines[0] == "Games: 0, wins: 0 (-)"
 
 
 @pytest.fixture
