@@ -88,8 +88,10 @@ def test_a_backup_stick_offers_backup_and_a_confirmed_restore(sim, unit):
     wait_for(sim, "Back up this box")
     labels = [item.label for item in sim.app.top.items]
     assert labels == ["Write results", "Back up this box", "Done"]  # nothing to restore yet
+    assert sim.app.top.items[1].detail == ""  # no backup made yet: nothing under it
     choose(sim, "Back up this box")
     wait_for(sim, "Backed up.")
+    assert sim.app.top.items[1].detail == "Backed up."
     assert newest(unit).parent == unit.port.folder / "backup"
     sim.app.set_setting("tags", {})  # the box moves on: a tag forgotten, a game ended
     sim.journal.abandon(sim.journal.unfinished(), now=1)
