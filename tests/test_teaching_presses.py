@@ -4,6 +4,7 @@ a mission's step on one screen; every answer seen on the panel before it is pres
 import logging
 import statistics
 
+from screen_helpers import choose
 from test_teaching import OWN_ADVANCED, answer_mix, own_game, teach_first_card
 
 from firmware_app.flows.shared.teach import CostEntry
@@ -332,4 +333,22 @@ def test_each_line_of_a_step_screen_has_a_row_of_its_own(tmp_path):
         alone.row(index, line)
         band = (0, h * (index + 1) + 1, WIDTH, h * (index + 2) + 1)
         assert shown.image.crop(band).tobytes() == alone.image.crop(band).tobytes(), line
+    sim.close()
+
+
+def test_a_colour_from_the_bag_or_the_board_offers_the_colours_found_there(tmp_path):
+    """The rulebook puts every token but grey into the bag, and gives red, blue, green and
+    yellow a place on the board: an effect's colour is chosen among those of its source."""
+    sim = own_game(tmp_path, script=OWN_ADVANCED)
+    teach_first_card(sim)
+    sim.press("red")
+    sim.press("ok")  # its cost
+    sim.press("ok")  # Officer X: the usual range
+    assert sim.app.top.title.endswith(": What it does")
+    choose(sim, "A colour from the bag")
+    colours = ["red", "blue", "green", "yellow", "white", "black"]
+    assert [item.colour for item in sim.app.top.items] == colours
+    sim.press("back")
+    choose(sim, "A colour from the board")
+    assert [item.colour for item in sim.app.top.items] == colours[:4]
     sim.close()
