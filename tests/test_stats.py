@@ -18,7 +18,8 @@ from stats_helpers import EXAMPLES, every_figure, finish, header, known_games, m
 from firmware_app.cli.main import main
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import Stats
+from firmware_app.store.listings import GameResult
+from firmware_app.store.statistics import Stats, result_problem
 from firmware_app.transfer.record_import import import_record
 from firmware_app.transfer.results import SHEET_COLUMNS, csv_text, score_app_json, write_results
 from rules.pingwiny.scoring import Line
@@ -175,7 +176,8 @@ KILLED = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
 from firmware_app.store.journal import Journal
-from firmware_app.store.statistics import Stats
+from firmware_app.store.listings import GameResult
+from firmware_app.store.statistics import Stats, result_problem
 stats = Stats(Journal(sys.argv[2]), sys.argv[3])
 for _ in range(3):
     stats.index_slice(limit=2)
@@ -548,3 +550,13 @@ def test_an_empty_seat_name_is_not_counted_as_a_player(journal, tmp_path):
         (last,) = stats.last_games(1)
         assert last["winners"] == [{"seat": 1, "name": None}]
         assert stats.games("pingwiny", "family")["plays"] == 4  # the game itself counts
+
+
+@pytest.mark.parametrize("names", ["AB", ("A", "B"), ["A", 2]])
+def test_names_that_are_not_a_list_of_names_keep_a_game_from_being_counted(names):
+    """A header's names read as a string of two letters for two seats, a tuple (JSON gives
+    none) or a number among them: the game is not counted; the same names as a list are."""
+    summary = {"scores": [31, 40], "winners": [1]}
+    game = GameResult(1, "popiel", "standard", 1000.0, 1600.0, summary, 10, names, 2, False)
+    assert result_problem(game) is not None
+    assert result_problem(game._replace(names=["A", "B"])) is None
