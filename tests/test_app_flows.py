@@ -238,3 +238,24 @@ def test_a_value_is_changed_from_the_settings_and_a_printed_one_only_after_askin
         assert sim.app.top.value == 4  # Becky's, the only points this box knows
     finally:
         sim.close()
+
+
+def test_a_penguins_action_is_taught_from_our_cards_under_its_name(tmp_path):
+    """A penguin's advanced action, unknown in the box, is taught from the settings: its
+    questions carry the penguin's name, and the owner's file holds the action after."""
+    owner = tmp_path / "owner.toml"
+    sim = Headless(tmp_path / "state", language="en", seed=8, owner_catalogue=owner)
+    try:
+        choose(sim, "Settings")
+        choose(sim, "Our cards")
+        choose(sim, "Rico")
+        choose(sim, "Advanced Effect")
+        assert sim.app.top.title == "Rico: What it does"
+        choose(sim, "Draw random tokens")
+        sim.press("up")  # two tokens
+        sim.press("ok")
+        assert "Rico: saved in the owner's file." in " ".join(sim.screen.split())
+        rico = sim.app.catalogue(demo=False).penguin("rico")
+        assert (rico.effect.do, dict(rico.effect.params)) == ("draw", {"count": 2})
+    finally:
+        sim.close()
