@@ -10,6 +10,7 @@ import pytest
 from firmware_app.store.catalogue_files import load
 from rules.pingwiny.options import Options
 from rules.players.evaluation import ACTION_DISCOUNT, effort
+from rules.players.planner import reach
 from rules.record import VARIANTS
 
 BECKY = (2, 0, 0, 0, 0, 1, 2)  # red, blue, green, yellow, grey, white, black (the demo's)
@@ -84,3 +85,15 @@ def test_tokens_of_any_colour_come_with_a_missing_colours_take_when_its_tile_has
     there = walk(s.layout, "hq", "gorilla")
     actions = 1 + there + 1 + 1 + there  # two takes of two at the gorilla's tile
     assert effort(any_game, s, seat, "becky") == pytest.approx(4 * ACTION_DISCOUNT**actions)
+
+
+def test_the_planner_weighs_an_advanced_card_by_the_actions_it_still_needs(game):
+    """The planner's reach of a card, in the advanced game, counts the walk and the take as
+    above, not the family game's visits."""
+    s = game.new_state().copy()
+    s.board = (4, 0, 0, 0, 0, 0, 0)  # four red tokens on the gorilla's supply tile
+    seat = s.players[0]._replace(tokens=(0, 0, 0, 0, 0, 1, 2), square=s.layout.index("hq"))
+    s.players = (seat, *s.players[1:])
+    there = walk(s.layout, "hq", "gorilla")
+    actions = 1 + there + 1 + there  # the buy, the walk, one take of two reds, the walk back
+    assert reach(game, s, 0, "becky") == pytest.approx(4 * ACTION_DISCOUNT**actions)
