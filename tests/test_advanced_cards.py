@@ -532,3 +532,15 @@ def test_a_random_steal_from_the_apps_bag_never_targets_maurices_owner(demo):
     assert after.players[0].tokens == tokens(blue=1)
     assert after.players[1].tokens == tokens(red=1)
     assert {"event": "took_from", "player": 0, "from": 2, "tokens": ["blue"]} in events
+
+
+def test_a_choice_left_out_is_named_as_a_dash_in_the_refusal(demo):
+    """A card whose effect needs a choice, used with none: the refusal says "-" where the
+    choice would stand, not an empty pair of quotes."""
+    game, s = at(demo, players=3)
+    game = with_effect(game, "king-julian", "steal", count=1)
+    s = seat(s, 0, figurants=("king-julian",), tokens=tokens())
+    s = seat(seat(s, 1, tokens=tokens(red=1)), 2, tokens=tokens(blue=1))
+    with pytest.raises(IllegalAction) as raised:
+        game.apply(s, "use king-julian")
+    assert raised.value.text("en") == "'-' is not a possible choice for 'king-julian'."
