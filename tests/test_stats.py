@@ -176,8 +176,7 @@ KILLED = """
 import os, sys
 sys.path.insert(0, sys.argv[1])
 from firmware_app.store.journal import Journal
-from firmware_app.store.listings import GameResult
-from firmware_app.store.statistics import Stats, result_problem
+from firmware_app.store.statistics import Stats
 stats = Stats(Journal(sys.argv[2]), sys.argv[3])
 for _ in range(3):
     stats.index_slice(limit=2)
