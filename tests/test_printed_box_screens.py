@@ -187,6 +187,18 @@ def test_we_dont_know_the_mix_is_offered_only_with_the_tables_bag_and_said_befor
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
+def test_back_from_the_mix_question_returns_to_the_choice_of_cards(tmp_path, language):
+    sim = own_game(tmp_path, language, script=OWN_CARDS_TABLE_BAG)
+    t = sim.app.t
+    assert sim.app.top.title == t("Tokens in the box")
+    sim.press("back")
+    assert sim.app.top.title == t("Cards")
+    assert sim.app.top.items[sim.app.top.cursor].label == t("Our own cards")
+    assert sim.app.session is None and not (tmp_path / "owner.toml").exists()
+    sim.close()
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 def test_a_whole_game_without_the_mix_with_the_tables_bag(tmp_path, language):
     sim = own_game(tmp_path, language, script=OWN_CARDS_TABLE_BAG)
     t = sim.app.t
