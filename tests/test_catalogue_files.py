@@ -182,15 +182,15 @@ def test_a_failed_save_leaves_the_old_file_and_no_litter(
 ) -> None:
     save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
     before = (in_tmp / "owner.toml").read_bytes()
-
-    def power_cut(source: str, target: str) -> None:
-        raise OSError(5, "Input/output error")
-
-    monkeypatch.setattr(catalogue_files.os, "replace", power_cut)
+    monkeypatch.setattr(catalogue_files.os, "replace", _power_cut)
     with pytest.raises(OSError, match="Input/output error"):
         save_owner_card("owner.toml", {"id": "becky", "family": {"points": 5}})
     assert (in_tmp / "owner.toml").read_bytes() == before
     assert [path.name for path in in_tmp.iterdir()] == ["owner.toml"]
+
+
+def _power_cut(source: str, target: str) -> None:
+    raise OSError(5, "Input/output error")
 
 
 # ---------------------------------------------------------------- the owner's own layout kept
@@ -242,6 +242,53 @@ def test_a_save_keeps_the_owners_comments_and_order(in_tmp: Path) -> None:
     becky = load(["owner.toml"], demo=False).figurant("becky")
     assert (becky.family.points, becky.family.type) == (4, "enemy")
     assert [p.name for p in in_tmp.iterdir()] == ["owner.toml"]  # written atomically
+
+
+def test_an_owners_file_only_the_box_writes_is_parsed_once_for_many_saves(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tomlkit
+
+    (in_tmp / "owner.toml").write_text(HAND_WRITTEN, encoding="utf-8")
+    parsed, parse = [], tomlkit.parse
+    monkeypatch.setattr(tomlkit, "parse", lambda text: parsed.append(text) or parse(text))
+    for points in (5, 6, 7):
+        save_owner_card("owner.toml", {"id": "becky", "family": {"points": points}})
+    assert parsed == [HAND_WRITTEN]  # the hand-written file; the box's own writes known
+    text = (in_tmp / "owner.toml").read_text(encoding="utf-8")
+    assert "# Hans first: we play him most" in text
+    assert load_raw("owner.toml")["figurant"][1] == {"id": "becky", "family": {"points": 7}}
+
+
+def test_a_hand_edit_between_two_saves_is_kept(in_tmp: Path) -> None:
+    path = in_tmp / "owner.toml"
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
+    edited = path.read_text(encoding="utf-8").replace("points = 4", "points = 6  # checked")
+    path.write_text(edited, encoding="utf-8")
+    save_owner_card("owner.toml", {"id": "hans", "family": {"points": 2}})
+    assert "family.points = 6  # checked" in path.read_text(encoding="utf-8")
+    assert [card["family"] for card in load_raw("owner.toml")["figurant"]] == [
+        {"points": 6},
+        {"points": 2},
+    ]
+
+
+def test_a_save_cut_short_leaves_nothing_of_it_for_the_next_save(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})
+    with monkeypatch.context() as cut:
+        cut.setattr(catalogue_files.os, "replace", _power_cut)
+        with pytest.raises(OSError, match="Input/output error"):
+            save_owner_card("owner.toml", {"id": "demo-8", "name": "Moja"}, section="mission")
+    save_owner_card("owner.toml", {"id": "hans", "family": {"points": 2}})
+    assert load_raw("owner.toml") == {
+        "meta": {"game": "pingwiny", "kind": "owner", "label": OWNER_LABEL},
+        "figurant": [
+            {"id": "becky", "family": {"points": 4}},
+            {"id": "hans", "family": {"points": 2}},
+        ],
+    }
 
 
 def test_a_new_owners_file_is_laid_out_as_the_shipped_ones(in_tmp: Path) -> None:

@@ -443,20 +443,38 @@ def write_owner_file(path: Path, wanted: dict[str, Any], source: str | None = No
     import tomlkit
 
     source = source or os.fspath(path)
-    document = tomlkit.document()
-    if path.exists():
-        text = regular.read_bytes(path, OWNER_FILE_LIMIT).decode("utf-8")
-        try:
-            document = tomlkit.parse(text)
-        except tomlkit.exceptions.TOMLKitError as error:  # what tomllib read, tomlkit would not
-            why = f"cannot be rewritten keeping its comments: {error}"
-            raise CatalogueError([Problem(source, "", "", why)]) from error
+    document = _document(path, source) if path.exists() else tomlkit.document()
     _sync(document, wanted, 0)
     text = tomlkit.dumps(document)
     if tomllib.loads(text) != wanted:
         why = "cannot be rewritten keeping its comments without changing other values"
         raise CatalogueError([Problem(source, "", "", why)])
     write_atomically(path, text.encode("utf-8"))
+    _written[path] = (text, document)
+
+
+# Each owner's file as this process last wrote it, with the tomlkit document written. Parsing
+# the file again is most of a save's time, and it grows with every card taught; a file that
+# still holds exactly that text needs no new parse. One changed since, by hand or from a
+# stick, is parsed again.
+_written: dict[Path, tuple[str, Any]] = {}
+
+
+def _document(path: Path, source: str):
+    """The file's tomlkit document: the one last written while the text is the same, or
+    parsed anew. A save cut short may have changed the one kept; ``_sync`` makes it hold
+    exactly what the next save wants, so nothing of the cut save is written."""
+    import tomlkit
+
+    text = regular.read_bytes(path, OWNER_FILE_LIMIT).decode("utf-8")
+    kept = _written.get(path)
+    if kept is not None and kept[0] == text:
+        return kept[1]
+    try:
+        return tomlkit.parse(text)
+    except tomlkit.exceptions.TOMLKitError as error:  # what tomllib read, tomlkit would not
+        why = f"cannot be rewritten keeping its comments: {error}"
+        raise CatalogueError([Problem(source, "", "", why)]) from error
 
 
 def to_toml(raw: dict[str, Any]) -> str:
