@@ -136,6 +136,16 @@ def test_load_raw_names_the_file_and_line(tmp_path: Path) -> None:
     assert caught.value.problems == (Problem("owner.toml", "", "line 3, column 11", message),)
 
 
+def test_the_shipped_file_is_read_once_and_each_load_builds_from_its_own_copy(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    figurants = len(load([], demo=False).figurants)
+    spoilt = catalogue_files._shipped(catalogue_files.PRINTED_FILE, "printed")
+    spoilt.raw["figurant"].clear()  # what one caller does to its table
+    monkeypatch.setattr(catalogue_files, "load_raw", lambda *_: pytest.fail("read again"))
+    assert len(load([], demo=False).figurants) == figurants > 0
+
+
 def test_a_shipped_file_of_the_wrong_kind_is_refused(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

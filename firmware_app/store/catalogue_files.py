@@ -10,6 +10,7 @@ taught and keeps the owner's own comments and order.
 
 from __future__ import annotations
 
+import copy
 import os
 import re
 import tomllib
@@ -105,6 +106,17 @@ def _read(path: PathLike | Traversable, kind: str) -> _File:
     except CatalogueError as error:
         return _File(source, {}, kind, list(error.problems))
     return _checked(source, raw, kind)
+
+
+def _shipped(path: Traversable, kind: str) -> _File:
+    """A file shipped in the package, as ``_read`` gives it, read and checked once: it cannot
+    change while the box runs, and teaching loads the box again at each card taught. Each
+    caller gets its own copy of the table to build from."""
+    file = _read_once(path, kind)
+    return file._replace(raw=copy.deepcopy(file.raw))
+
+
+_read_once = cache(_read)
 
 
 def _checked(source: str, raw: dict[str, Any], kind: str) -> _File:
@@ -248,7 +260,7 @@ def owner_problems(data: bytes, source: str) -> list[Problem]:
     given as its bytes (a backup's copy, not yet in its place); empty: it loads."""
     try:
         owner = _checked(source, parse_raw(data, source), "owner")
-        _combine([_read(PRINTED_FILE, "printed"), owner])
+        _combine([_shipped(PRINTED_FILE, "printed"), owner])
     except CatalogueError as error:
         return list(error.problems)
     except _ODD_SHAPES as error:
@@ -279,10 +291,10 @@ def _combine(files: list[_File]) -> Catalogue:
 
 def load(paths: Iterable[PathLike], demo: bool) -> Catalogue:
     """The printed catalogue, then the demo overlay if asked, then each owner's file."""
-    files = [_read(PRINTED_FILE, "printed")]
+    files = [_shipped(PRINTED_FILE, "printed")]
     owners = [_read(path, "owner") for path in paths]
     if demo:  # an owner's "Figurant 30" takes the place of the demo's "Demo figurant 30"
-        demo_file = _read(DEMO_FILE, "demo")
+        demo_file = _shipped(DEMO_FILE, "demo")
         taught = [file.raw for file in owners]
         files.append(demo_file._replace(raw=demo_without(demo_file.raw, taught)))
     return _combine(files + owners)
@@ -311,8 +323,8 @@ def check_command(paths: list[str], out: IO[str]) -> int:
             found.update(dict.fromkeys(error.problems))
             return None
 
-    printed = _read(PRINTED_FILE, "printed")
-    attempt([printed, _read(DEMO_FILE, "demo")])
+    printed = _shipped(PRINTED_FILE, "printed")
+    attempt([printed, _shipped(DEMO_FILE, "demo")])
     catalogue = attempt([printed, *(_read(path, "owner") for path in paths)])
     if found or catalogue is None:
         for problem in found:
