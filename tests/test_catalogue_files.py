@@ -270,6 +270,20 @@ def test_an_owners_file_only_the_box_writes_is_parsed_once_for_many_saves(
     assert load_raw("owner.toml")["figurant"][1] == {"id": "becky", "family": {"points": 7}}
 
 
+def test_only_the_owners_file_saved_last_is_kept_parsed(
+    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import tomlkit
+
+    for name in ("one.toml", "two.toml"):
+        (in_tmp / name).write_text(HAND_WRITTEN, encoding="utf-8")
+    parsed, parse = [], tomlkit.parse
+    monkeypatch.setattr(tomlkit, "parse", lambda text: parsed.append(text) or parse(text))
+    for name in ("one.toml", "two.toml", "one.toml", "one.toml"):
+        save_owner_card(name, {"id": "becky", "family": {"points": 5}})
+    assert len(parsed) == 3  # one, two, one again (two held the place); then none
+
+
 def test_a_hand_edit_between_two_saves_is_kept(in_tmp: Path) -> None:
     path = in_tmp / "owner.toml"
     save_owner_card("owner.toml", {"id": "becky", "family": {"points": 4}})

@@ -462,13 +462,14 @@ def write_owner_file(path: Path, wanted: dict[str, Any], source: str | None = No
         why = "cannot be rewritten keeping its comments without changing other values"
         raise CatalogueError([Problem(source, "", "", why)])
     write_atomically(path, text.encode("utf-8"))
+    _written.clear()
     _written[path] = (text, document)
 
 
-# Each owner's file as this process last wrote it, with the tomlkit document written. Parsing
-# the file again is most of a save's time, and it grows with every card taught; a file that
-# still holds exactly that text needs no new parse. One changed since, by hand or from a
-# stick, is parsed again.
+# The owner's file this process wrote last, with the text and the tomlkit document written.
+# Parsing the file again is most of a save's time, and it grows with every card taught; a
+# file that still holds exactly that text needs no new parse. One changed since, by hand or
+# from a stick, is parsed again. Only the last is kept: a teaching game saves to one file.
 _written: dict[Path, tuple[str, Any]] = {}
 
 
