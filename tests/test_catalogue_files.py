@@ -254,14 +254,20 @@ def test_a_save_keeps_the_owners_comments_and_order(in_tmp: Path) -> None:
     assert [p.name for p in in_tmp.iterdir()] == ["owner.toml"]  # written atomically
 
 
-def test_an_owners_file_only_the_box_writes_is_parsed_once_for_many_saves(
-    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+@pytest.fixture
+def parsed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The texts tomlkit parses in the test."""
     import tomlkit
 
+    texts, parse = [], tomlkit.parse
+    monkeypatch.setattr(tomlkit, "parse", lambda text: texts.append(text) or parse(text))
+    return texts
+
+
+def test_an_owners_file_only_the_box_writes_is_parsed_once_for_many_saves(
+    in_tmp: Path, parsed: list[str]
+) -> None:
     (in_tmp / "owner.toml").write_text(HAND_WRITTEN, encoding="utf-8")
-    parsed, parse = [], tomlkit.parse
-    monkeypatch.setattr(tomlkit, "parse", lambda text: parsed.append(text) or parse(text))
     for points in (5, 6, 7):
         save_owner_card("owner.toml", {"id": "becky", "family": {"points": points}})
     assert parsed == [HAND_WRITTEN]  # the hand-written file; the box's own writes known
@@ -270,15 +276,9 @@ def test_an_owners_file_only_the_box_writes_is_parsed_once_for_many_saves(
     assert load_raw("owner.toml")["figurant"][1] == {"id": "becky", "family": {"points": 7}}
 
 
-def test_only_the_owners_file_saved_last_is_kept_parsed(
-    in_tmp: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    import tomlkit
-
+def test_only_the_owners_file_saved_last_is_kept_parsed(in_tmp: Path, parsed: list[str]) -> None:
     for name in ("one.toml", "two.toml"):
         (in_tmp / name).write_text(HAND_WRITTEN, encoding="utf-8")
-    parsed, parse = [], tomlkit.parse
-    monkeypatch.setattr(tomlkit, "parse", lambda text: parsed.append(text) or parse(text))
     for name in ("one.toml", "two.toml", "one.toml", "one.toml"):
         save_owner_card(name, {"id": "becky", "family": {"points": 5}})
     assert len(parsed) == 3  # one, two, one again (two held the place); then none
