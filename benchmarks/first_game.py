@@ -12,9 +12,11 @@ so every notice page is read and closed with OK.
 Each press is counted as setup, names, teaching or turn; each card taught
 counts its presses from its first question to its save (the owner's file
 gaining its values), by what was taught: a family card, an advanced card,
-a mission, a penguin, the token mix.
+a mission, a penguin, the token mix; and the time the app took over the press
+that saved it, which is what the table waits for before the game goes on.
 """
 
+import time
 import tomllib
 from collections import Counter, defaultdict
 
@@ -33,6 +35,7 @@ class Table(Plausible):
         self.counts: dict[str, int] = defaultdict(int)
         self.screens: Counter = Counter()  # presses by the class of the screen pressed
         self.cards: dict[str, list[int]] = defaultdict(list)  # what was taught -> presses each
+        self.save_waits: list[float] = []  # seconds the press that saved a card took
         self.names = list(NAMES[:players])
         self.kind = "setup"  # what the presses being made do
         self.card_presses = 0
@@ -43,10 +46,12 @@ class Table(Plausible):
 
     def _press(self, button: str) -> None:
         self.screens[type(self.app.top).__name__] += 1
+        started = time.perf_counter()
         self.app.top.button(button)
+        waited = time.perf_counter() - started
         self.counts[self.kind] += 1
         self.card_presses += self.kind == "teaching"
-        self._saved(self.kind == "teaching")
+        self._saved(self.kind == "teaching", waited)
 
     def turn(self, button: str) -> None:
         """A press of the turn itself (searched by ``presses.py``)."""
@@ -57,9 +62,10 @@ class Table(Plausible):
         path = self.app.owner_catalogue
         return path.read_bytes() if path.exists() else b""
 
-    def _saved(self, teaching: bool) -> None:
+    def _saved(self, teaching: bool, waited: float) -> None:
         """A teaching press that wrote the owner's file ends a card: its presses go to what
-        it taught. (A card named or numbered as it comes up is part of the turn.)"""
+        it taught, and the ``waited`` seconds of that press to ``save_waits``. (A card named
+        or numbered as it comes up is part of the turn.)"""
         now = self._owner_state()
         if now == self.owner_seen:
             return
@@ -68,6 +74,7 @@ class Table(Plausible):
         if teaching:
             self.cards[_taught_kind(before, tomllib.loads(now.decode()))].append(self.card_presses)
             self.card_presses = 0
+            self.save_waits.append(waited)
 
     # ------------------------------------------------------------- answering
 

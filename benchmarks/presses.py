@@ -45,8 +45,10 @@ with ``--json`` gives, one object per variant, seed and build with the keys
 ``launch_to_first_turn``, ``before_first_turn`` and ``presses`` (presses by
 what they did: ``setup``, ``names``, ``teaching``, ``turn``), ``cards_taught``
 and ``card_presses`` (by what was taught: median, min and max presses a
-card), ``turns``, ``presses_per_turn_median``, ``presses_by_screen``,
-``python``, ``machine``.
+card), ``save_wait_ms`` (median and max of the time the app took over the
+press that saved a card, the owner's file growing as the game goes),
+``turns``, ``presses_per_turn_median``, ``presses_by_screen``, ``python``,
+``machine``.
 """
 
 import argparse
@@ -349,6 +351,7 @@ def first_game(
         "presses": dict(table.counts),
         "cards_taught": {kind: len(n) for kind, n in table.cards.items()},
         "card_presses": cards,
+        "save_wait_ms": [round(1000 * f(table.save_waits), 1) for f in (statistics.median, max)],
         "turns": len(turns),
         "presses_per_turn_median": statistics.median(turns),
         "presses_by_screen": dict(table.screens),
@@ -388,6 +391,7 @@ def first_games(args) -> None:
                 if args.json:
                     print(json.dumps(result), flush=True)
                     continue
+                wait = result["save_wait_ms"]
                 cards = ", ".join(
                     f"{kind} {median} ({low}-{high})"
                     for kind, (median, low, high) in result["card_presses"].items()
@@ -396,7 +400,8 @@ def first_games(args) -> None:
                     f"{variant} {build} buttons, seed {seed}: launch to first turn "
                     f"{result['launch_to_first_turn']} {result['before_first_turn']}; "
                     f"game {result['presses']}; per card median (min-max): {cards}; "
-                    f"turn median {result['presses_per_turn_median']}"
+                    f"turn median {result['presses_per_turn_median']}; the press saving a "
+                    f"card took {wait[0]} ms (median), {wait[1]} ms (max)"
                 )
 
 

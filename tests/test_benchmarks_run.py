@@ -107,6 +107,8 @@ def test_presses_first_game_counts_a_first_evening_from_launch():
         assert result["launch_to_first_turn"] == sum(before.values())
         assert set(before) == {"setup", "names", "teaching"} and result["players"] == 3
         assert result["cards_taught"]["mix"] == 1  # the token mix, counted before the game
+        median, most = result["save_wait_ms"]
+        assert 0 < median <= most
         assert result["presses"]["turn"] > 0
     # three 3-letter names: "Choose the names", then each "New name …", two colours a
     # letter and OK (flows/shared/seats.py); the wheel on 4 buttons
