@@ -4,8 +4,8 @@ Run from the checkout (docs/testing.md, "Mutation testing")::
 
     nice -n 10 .venv/bin/python tests/mutation_scope.py [--base main] [--dry-run] [MODULE ...]
 
-other options: ``--all``, ``--sample N``, ``--direct``, ``--tests FILE ...``, ``--report``
-(``--help``).
+other options: ``--all``, ``--sample N``, ``--resume``, ``--direct``, ``--tests FILE ...``,
+``--report`` (``--help``).
 
 Without MODULE, the modules are those of ``git diff --name-only --merge-base BASE`` (committed
 and not yet committed changes since the branch left BASE) and new files, kept to the ones
@@ -154,20 +154,23 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 """
 
 
-def run_mutmut(modules: list[str], tests: list[str], names: list[str] | None = None) -> None:
+def run_mutmut(
+    modules: list[str], tests: list[str], names: list[str] | None = None, fresh: bool = True
+) -> None:
     """``mutmut run`` on the modules' mutants, with mutmut's configuration narrowed to them.
 
     mutmut reads ``[tool.mutmut]`` once into one object; its two lists are replaced here, as a
     narrower pyproject.toml would say. Subprocesses that a test starts (``python -m
     firmware_app...``, the ``tableside`` script) find the mutated copy first on PYTHONPATH:
     the editable install would otherwise give them the original (see ``UNMAPPED``).
+    Not ``fresh``, the modules' mutated copies and the verdicts beside them are kept.
     """
     from mutmut.__main__ import cli
     from mutmut.configuration import config
 
     # mutmut keeps a copy newer than its source as already mutated; a module copied plain by an
     # earlier run of other modules would then be tested without its mutants: copied again.
-    for module in modules:
+    for module in modules if fresh else ():
         for left in (module, f"{module}.meta", f"{module}.spans"):
             (ROOT / "mutants" / left).unlink(missing_ok=True)
     settings = config()
@@ -191,6 +194,17 @@ def results(module: str) -> dict[str, str]:
     data = SourceFileMutationData(path=module)
     data.load()
     return {name: status_by_exit_code[code] for name, code in data.exit_code_by_key.items()}
+
+
+def undecided(sample: dict[str, list[str]]) -> list[str]:
+    """The drawn mutants the last run left without a verdict: it stopped before their end."""
+    decided = KILLED | SURVIVED
+    return [
+        name
+        for module, names in sample.items()
+        for name in names
+        if results(module).get(name) not in decided
+    ]
 
 
 def mutation(module: str, name: str) -> str:
@@ -287,7 +301,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--all", action="store_true", help="every module of only_mutate")
     parser.add_argument("--sample", type=int, help="run this many mutants drawn at random")
     parser.add_argument("--seed", type=int, default=1, help="the draw's seed (with --sample)")
+    parser.add_argument(
+        "--resume", action="store_true", help="with --sample: only the mutants left undecided"
+    )
     args = parser.parse_args(argv)
+    if args.resume and not args.sample:
+        parser.error("--resume goes with --sample: it carries on the same draw")
     os.chdir(ROOT)
     modules = sorted(set(args.modules)) or (every_module() if args.all else [])
     modules = modules or changed_modules(args.base)
@@ -313,7 +332,11 @@ def main(argv: list[str] | None = None) -> int:
         tests = sorted({t for m in modules for t in tests_by_module[m]})
     if not args.report:
         names = [name for picked in sample.values() for name in picked] if sample else None
-        run_mutmut(modules, tests, names)
+        if args.resume:
+            names = undecided(sample)
+            print(f"{len(names)} of the {args.sample} drawn still to decide")
+        if names != []:
+            run_mutmut(modules, tests, names, fresh=not args.resume)
     return 0 if report(modules, sample) >= GOAL and not untested else 1
 
 

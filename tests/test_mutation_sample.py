@@ -3,8 +3,9 @@
 
 import math
 
+import mutation_scope
 import pytest
-from mutation_scope import GOAL, drawn, every_module, mutant_names, wilson
+from mutation_scope import GOAL, drawn, every_module, main, mutant_names, undecided, wilson
 
 SMALL = ["hw/rfid/rdm6300.py", "hw/rfid/outage.py"]  # two small modules: quick to mutate
 
@@ -42,3 +43,34 @@ def test_every_module_with_a_mutant_is_covered_and_a_docstring_package_is_not():
     assert "rules/pingwiny/family.py" in modules and "hw/buttons.py" in modules
     assert "rules/popiel/__init__.py" not in modules  # its docstring alone: no mutant
     assert "hw/rfid/fake.py" not in modules  # a stand-in the tests drive, not covered
+
+
+def test_a_run_stopped_midway_leaves_the_mutants_it_had_not_decided(tmp_path, monkeypatch):
+    from mutmut.mutation.data import SourceFileMutationData
+
+    monkeypatch.chdir(tmp_path)  # mutmut's verdicts lie in mutants/, beside the copies
+    (tmp_path / "mutants" / "hw" / "rfid").mkdir(parents=True)
+    # mutmut's exit codes: killed, survived, not yet run, timeout, interrupted
+    verdicts = {"a": 1, "b": 0, "c": None, "d": 36, "e": 2}
+    data = SourceFileMutationData(path="hw/rfid/outage.py")
+    data.exit_code_by_key = {f"hw.rfid.outage.x_f__mutmut_{k}": v for k, v in verdicts.items()}
+    data.save()
+    sample = {"hw/rfid/outage.py": [f"hw.rfid.outage.x_f__mutmut_{k}" for k in "abcdef"]}
+    left = [name.rpartition("_")[2] for name in undecided(sample)]
+    assert left == ["c", "e", "f"]  # f: never written down
+
+
+@pytest.mark.parametrize("left", [[], ["hw.rfid.outage.x_f__mutmut_1"]])
+def test_resuming_runs_only_what_is_left_and_keeps_the_verdicts(monkeypatch, left):
+    runs = []
+    monkeypatch.setattr(mutation_scope, "undecided", lambda sample: left)
+    monkeypatch.setattr(mutation_scope, "run_mutmut", lambda *a, **kw: runs.append((a, kw)))
+    monkeypatch.setattr(mutation_scope, "report", lambda modules, sample: 1.0)
+    assert main(["hw/rfid/outage.py", "--sample", "3", "--resume"]) == 0
+    assert [(call[0][2], call[1]) for call in runs] == ([(left, {"fresh": False})] if left else [])
+
+
+def test_resuming_needs_a_sample(capsys):
+    with pytest.raises(SystemExit):
+        main(["hw/rfid/outage.py", "--resume"])
+    assert "--resume goes with --sample" in capsys.readouterr().err
