@@ -10,6 +10,7 @@ the box plays on. Backups copy each sealed game once (``store/rolling_backups.py
 import json
 import sqlite3
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -283,6 +284,30 @@ def test_a_stop_during_the_check_after_start_is_no_damage(tmp_path, finished, mo
     journal, outcome = open_journal(path)
     journal.close()
     assert outcome.kind == "sound", outcome.problems
+
+
+def test_a_stop_as_the_check_closes_its_own_journal_is_no_error(tmp_path, monkeypatch):
+    """The check's connection may be closed between the stop's look at it and its interrupt:
+    the stop then has nothing to cut short, and the daemon ends with 0, not a traceback."""
+    path = tmp_path / "journal.sqlite"
+    Journal(path).close()
+    closed = threading.Event()
+
+    def check_then_close(self):
+        self.close()  # as the check's ``with`` ends, in its own thread
+        closed.set()
+        time.sleep(0.5)  # that thread not yet gone when the stop looks
+        return []
+
+    monkeypatch.setattr(Journal, "check", check_then_close)
+    journal, outcome = open_journal(path)
+    keeper = Keeper(journal)
+    try:
+        assert keeper.tick(0.0) is None
+        assert closed.wait(10)
+    finally:
+        keeper.close()  # interrupts the closed connection: no error
+        close_journal(journal)
 
 
 def test_a_backup_is_taken_as_soon_as_the_first_game_exists(tmp_path):

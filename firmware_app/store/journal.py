@@ -582,8 +582,10 @@ class Journal(Integrity, InPlace, Exchange):
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone()
 
     def interrupt(self) -> None:
-        """Cut short the statement running on this connection in another thread (a stop)."""
-        self._db.interrupt()
+        """Cut short the statement running on this connection in another thread (a stop).
+        That thread may have closed the connection meanwhile: nothing is left to cut short."""
+        with suppress(sqlite3.ProgrammingError):
+            self._db.interrupt()
 
     def close(self) -> None:
         self._db.close()
