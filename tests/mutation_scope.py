@@ -198,13 +198,11 @@ def results(module: str) -> dict[str, str]:
 
 def undecided(sample: dict[str, list[str]]) -> list[str]:
     """The drawn mutants the last run left without a verdict: it stopped before their end."""
-    decided = KILLED | SURVIVED
-    return [
-        name
-        for module, names in sample.items()
-        for name in names
-        if results(module).get(name) not in decided
-    ]
+    left = []
+    for module, names in sample.items():
+        verdicts = results(module)  # one read of the module's file for all its names
+        left += [name for name in names if verdicts.get(name) not in KILLED | SURVIVED]
+    return left
 
 
 def mutation(module: str, name: str) -> str:
