@@ -5,7 +5,7 @@ Run from the checkout (docs/testing.md, "Mutation testing")::
     nice -n 10 .venv/bin/python tests/mutation_scope.py [--base main] [--dry-run] [MODULE ...]
 
 other options: ``--all``, ``--sample N``, ``--resume``, ``--direct``, ``--tests FILE ...``,
-``--report`` (``--help``).
+``--leave-out FILE ...``, ``--report`` (``--help``).
 
 Without MODULE, the modules are those of ``git diff --name-only --merge-base BASE`` (committed
 and not yet committed changes since the branch left BASE) and new files, kept to the ones
@@ -296,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
         "--direct", action="store_true", help="only the tests importing the modules themselves"
     )
     parser.add_argument("--tests", nargs="+", help="these test files instead of those found")
+    parser.add_argument(
+        "--leave-out", nargs="+", default=[], metavar="FILE", help="test files not to run"
+    )
     parser.add_argument("--all", action="store_true", help="every module of only_mutate")
     parser.add_argument("--sample", type=int, help="run this many mutants drawn at random")
     parser.add_argument("--seed", type=int, default=1, help="the draw's seed (with --sample)")
@@ -306,6 +309,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and not args.sample:
         parser.error("--resume goes with --sample: it carries on the same draw")
     os.chdir(ROOT)
+    left_out = set(args.leave_out)
+    unknown = sorted(t for t in left_out if not (ROOT / t).is_file())
+    if unknown:
+        parser.error(f"no such test file: {', '.join(unknown)}")
     modules = sorted(set(args.modules)) or (every_module() if args.all else [])
     modules = modules or changed_modules(args.base)
     outside = [m for m in modules if not in_scope(m)]
@@ -314,7 +321,10 @@ def main(argv: list[str] | None = None) -> int:
     if not modules:
         print(f"No module of [tool.mutmut] changed since {args.base}.")
         return 0
-    tests_by_module = {m: args.tests or tests_of(dotted(m), hop=not args.direct) for m in modules}
+    tests_by_module = {
+        m: [t for t in args.tests or tests_of(dotted(m), hop=not args.direct) if t not in left_out]
+        for m in modules
+    }
     untested = [m for m in modules if not tests_by_module[m]]
     modules = [m for m in modules if m not in untested]
     tests = sorted({t for m in modules for t in tests_by_module[m]})
