@@ -74,3 +74,19 @@ def test_resuming_needs_a_sample(capsys):
     with pytest.raises(SystemExit):
         main(["hw/rfid/outage.py", "--resume"])
     assert "--resume goes with --sample" in capsys.readouterr().err
+
+
+def test_a_left_out_test_file_is_not_run_and_the_others_are(monkeypatch):
+    runs = []
+    monkeypatch.setattr(mutation_scope, "run_mutmut", lambda *a, **kw: runs.append(a))
+    monkeypatch.setattr(mutation_scope, "report", lambda modules, sample: 1.0)
+    found = mutation_scope.tests_of("hw.rfid.outage")
+    assert len(found) > 1
+    assert main(["hw/rfid/outage.py", "--leave-out", found[0]]) == 0
+    assert runs == [(["hw/rfid/outage.py"], found[1:], None)]
+
+
+def test_leaving_out_a_file_that_is_not_there_is_refused(capsys):
+    with pytest.raises(SystemExit):
+        main(["hw/rfid/outage.py", "--leave-out", "tests/test_no_such_file.py"])
+    assert "no such test file: tests/test_no_such_file.py" in capsys.readouterr().err
