@@ -457,6 +457,14 @@ HOSTILE = {
         [f"game 1: its packed actions: more than the {PACKED_LIMIT:,} bytes a game's actions "
          "take, or cut short"],
     ),
+    "another program's SQLite file": (
+        ["PRAGMA application_id = 1179210568"],
+        ["journal.sqlite: an SQLite file, but not a Tableside journal"],
+    ),
+    "a schema from a later version": (
+        ["PRAGMA user_version = 99"],
+        ["journal.sqlite: journal schema 99; this version reads 1 to 3"],  # docs/journal.md
+    ),
     "thirty actions out of bounds": (
         [f"INSERT INTO actions VALUES (7, {seq}, '{chr(7)}', 0)" for seq in range(2, 32)],
         [f"game 7: action {seq}: an action is one line of at most 200 printable characters, "

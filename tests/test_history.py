@@ -311,6 +311,26 @@ def test_a_stop_as_the_check_closes_its_own_journal_is_no_error(tmp_path, monkey
         close_journal(journal)
 
 
+def test_a_backup_failing_as_nothing_foresaw_is_logged_and_tried_at_the_next_look(
+    tmp_path, monkeypatch, caplog
+):
+    """docs/log.md: "the backup failed": play goes on and the next look tries again."""
+    path = tmp_path / "journal.sqlite"
+    with Journal(path) as journal:
+        _unfinished(journal, actions=1)
+        taker = rolling_backups.Backups(journal, beside=False)
+        works = taker.take
+        monkeypatch.setattr(taker, "take", lambda: 1 / 0)
+        taker.tick(0.0)  # no error comes out of the tick
+        failed = [r for r in caplog.records if r.getMessage() == "the backup failed"]
+        assert [r.exc_info[0] for r in failed] == [ZeroDivisionError]
+        assert rolling_backups.newest(path) == []
+        monkeypatch.setattr(taker, "take", works)
+        taker.tick(rolling_backups.LOOK)
+        taker.close()
+    assert len(rolling_backups.newest(path)) == 1
+
+
 def test_a_backup_is_taken_as_soon_as_the_first_game_exists(tmp_path):
     """The module's docstring: "as soon as the first game has an action (so a journal that
     later goes missing is known to have existed)". A journal with no game gets none; one

@@ -157,6 +157,14 @@ def test_a_slice_with_a_time_budget_ends_after_the_read_that_spends_it(journal, 
         assert stats.games()["plays"] == 4
 
 
+@pytest.mark.parametrize("limit", [0, -3])
+def test_a_slice_of_no_game_is_refused_naming_the_limit(journal, tmp_path, limit):
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        with pytest.raises(ValueError, match=f"^a slice indexes at least one game, not {limit}$"):
+            stats.index_slice(limit=limit)
+        assert stats.progress()[0] == 0  # nothing was indexed
+
+
 @pytest.mark.parametrize("slices", [1, 2, 5])
 def test_closing_between_slices_keeps_the_progress_and_the_next_one_finishes(
     journal, tmp_path, seventeen, slices
