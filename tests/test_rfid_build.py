@@ -76,6 +76,24 @@ def test_rc522_opens_spi_0_1_with_reset_on_bcm21(monkeypatch: pytest.MonkeyPatch
         factory.close()
 
 
+def test_rc522_holds_reset_on_the_pin_factory_it_is_given(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Chip(SimulatedRc522):
+        def open(self, bus: int, device: int) -> None:
+            pass
+
+    monkeypatch.setitem(sys.modules, "spidev", types.SimpleNamespace(SpiDev=Chip))
+    default, given = MockFactory(), MockFactory()
+    monkeypatch.setattr(Device, "pin_factory", default)
+    try:
+        reader = Rc522Reader.open(gpio_rst=21, pin_factory=given)
+        assert given.pin(21).state  # held high on the factory given
+        assert not default.pins  # the default factory made no pin
+        reader.close()
+    finally:
+        given.close()
+        default.close()
+
+
 def test_rc522_without_spidev(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(sys.modules, "spidev", None)
     with pytest.raises(MissingLibrary, match=r"spidev package: sudo systemd/install\.sh --with"):

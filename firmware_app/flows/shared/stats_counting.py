@@ -116,7 +116,7 @@ class Counting:
         return {
             "full": t("Storage full: some games are not counted yet."),
             "read-only": t("Storage is read-only: some games are not counted yet."),
-        }.get(self.fault or "", t("Storage error: some games are not counted yet."))
+        }.get(self.fault, t("Storage error: some games are not counted yet."))
 
 
 def _number(t, n: int) -> str:
