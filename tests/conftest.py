@@ -36,6 +36,9 @@ FIRST = ("tests/test_power_cut.py",)
 def pytest_configure(config):
     config.addinivalue_line("markers", "guarded: the test makes the guard catch errors")
     config.addinivalue_line("markers", "unmutated: the test reads the code, not only runs it")
+    config.addinivalue_line(
+        "markers", "whole_game: plays whole games or cuts the power; a quick sample leaves it out"
+    )
 
 
 def pytest_collection_modifyitems(config, items):

@@ -5,7 +5,7 @@ Run from the checkout (docs/testing.md, "Mutation testing")::
     nice -n 10 .venv/bin/python tests/mutation_scope.py [--base main] [--dry-run] [MODULE ...]
 
 other options: ``--all``, ``--sample N``, ``--resume``, ``--direct``, ``--tests FILE ...``,
-``--leave-out FILE ...``, ``--report`` (``--help``).
+``--no-whole-games``, ``--report`` (``--help``).
 
 Without MODULE, the modules are those of ``git diff --name-only --merge-base BASE`` (committed
 and not yet committed changes since the branch left BASE) and new files, kept to the ones
@@ -155,7 +155,11 @@ if os.environ.get("MUTANT_UNDER_TEST") == "stats":
 
 
 def run_mutmut(
-    modules: list[str], tests: list[str], names: list[str] | None = None, fresh: bool = True
+    modules: list[str],
+    tests: list[str],
+    names: list[str] | None = None,
+    fresh: bool = True,
+    marks: list[str] | None = None,
 ) -> None:
     """``mutmut run`` on the modules' mutants, with mutmut's configuration narrowed to them.
 
@@ -164,6 +168,8 @@ def run_mutmut(
     firmware_app...``, the ``tableside`` script) find the mutated copy first on PYTHONPATH:
     the editable install would otherwise give them the original (see ``UNMAPPED``).
     Not ``fresh``, the modules' mutated copies and the verdicts beside them are kept.
+    ``marks`` (``-m EXPRESSION``) goes to every pytest run: the mapping, the clean run, each
+    mutant's.
     """
     from mutmut.__main__ import cli
     from mutmut.configuration import config
@@ -176,6 +182,7 @@ def run_mutmut(
     settings = config()
     settings.only_mutate = modules
     settings.pytest_add_cli_args_test_selection = tests
+    settings.pytest_add_cli_args = [*settings.pytest_add_cli_args, *(marks or [])]
     mutated = ROOT / "mutants"
     mutated.mkdir(exist_ok=True)
     (mutated / "sitecustomize.py").write_text(UNMAPPED, encoding="utf-8")
@@ -297,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--tests", nargs="+", help="these test files instead of those found")
     parser.add_argument(
-        "--leave-out", nargs="+", default=[], metavar="FILE", help="test files not to run"
+        "--no-whole-games", action="store_true", help="not the tests marked whole_game"
     )
     parser.add_argument("--all", action="store_true", help="every module of only_mutate")
     parser.add_argument("--sample", type=int, help="run this many mutants drawn at random")
@@ -309,10 +316,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.resume and not args.sample:
         parser.error("--resume goes with --sample: it carries on the same draw")
     os.chdir(ROOT)
-    left_out = set(args.leave_out)
-    unknown = sorted(t for t in left_out if not (ROOT / t).is_file())
-    if unknown:
-        parser.error(f"no such test file: {', '.join(unknown)}")
     modules = sorted(set(args.modules)) or (every_module() if args.all else [])
     modules = modules or changed_modules(args.base)
     outside = [m for m in modules if not in_scope(m)]
@@ -321,10 +324,7 @@ def main(argv: list[str] | None = None) -> int:
     if not modules:
         print(f"No module of [tool.mutmut] changed since {args.base}.")
         return 0
-    tests_by_module = {
-        m: [t for t in args.tests or tests_of(dotted(m), hop=not args.direct) if t not in left_out]
-        for m in modules
-    }
+    tests_by_module = {m: args.tests or tests_of(dotted(m), hop=not args.direct) for m in modules}
     untested = [m for m in modules if not tests_by_module[m]]
     modules = [m for m in modules if m not in untested]
     tests = sorted({t for m in modules for t in tests_by_module[m]})
@@ -344,7 +344,8 @@ def main(argv: list[str] | None = None) -> int:
             names = undecided(sample)
             print(f"{len(names)} of the {args.sample} drawn still to decide")
         if names != []:
-            run_mutmut(modules, tests, names, fresh=not args.resume)
+            marks = ["-m", "not whole_game"] if args.no_whole_games else []
+            run_mutmut(modules, tests, names, fresh=not args.resume, marks=marks)
     return 0 if report(modules, sample) >= GOAL and not untested else 1
 
 

@@ -103,6 +103,7 @@ def test_the_board_page_names_the_tiles_row_by_row(sim):
         assert f"Row {row + 1}: {tiles}" in text
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(tmp_path, language):
     sim = Headless(tmp_path, language=language, seed=5)
@@ -124,6 +125,7 @@ def test_a_whole_game_through_the_buttons_ends_with_the_score_sheet(tmp_path, la
     sim.close()
 
 
+@pytest.mark.whole_game
 def test_a_table_random_game_names_cards_colours_and_rolls_on_the_screens(sim):
     start_advanced(sim, players=2, table=True)
     Autopilot(sim, seed=4).play()

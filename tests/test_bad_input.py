@@ -445,6 +445,7 @@ def streams(tmp_path_factory):
     return run
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("profile", PROFILES, ids=lambda p: p.name)
 def test_a_stream_of_bad_input_breaks_nothing(streams, profile):
     """Fails at the first crash or broken invariant, with the lines that led there."""

@@ -64,6 +64,7 @@ def scaled(panel: Image.Image) -> Image.Image:
     return panel.resize(demo.PANEL_SIZE, Image.Resampling.NEAREST)
 
 
+@pytest.mark.whole_game
 def test_the_command_writes_a_gif_pillow_opens_with_the_frames_it_reports(gif, frames):
     path, printed = gif
     assert printed == f"{path}: {len(frames)} frames\n"
@@ -82,6 +83,7 @@ def test_the_first_frame_is_the_start_screen_scaled_up(frames, tmp_path):
     assert ink(frames[0], PANEL_BOX, LIT).tobytes() == expected.tobytes()
 
 
+@pytest.mark.whole_game
 def test_the_scores_by_round_show_near_the_end_and_the_gif_ends_on_the_score_sheet(
     frames, tmp_path
 ):
@@ -195,6 +197,7 @@ def test_frames_brought_together_equal_are_shown_once():
     assert demo.select(shots) == [shots[0], shots[3]]
 
 
+@pytest.mark.whole_game
 def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_path, monkeypatch):
     """``--printed``: a family's first game on the printed box; the autopilot's answers
     are made up, and the caption and the GIF's comment say so. The game checked is the one
@@ -224,6 +227,7 @@ def test_the_printed_demo_shows_the_teaching_screens_labelled_as_made_up(tmp_pat
         assert im.info["comment"].decode() == demo.PRINTED_LABEL
 
 
+@pytest.mark.whole_game
 def test_the_printed_demo_is_a_sensible_game_of_normal_players(tmp_path):
     """The box plays every seat at the normal level, the token mix and the cards taught with
     plausible values, so the scores look like the rulebook's worked examples (15 and 20

@@ -102,6 +102,7 @@ def english_left(texts: list[str]) -> dict[str, list[str]]:
     return found
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("variant", ["family", "advanced"])
 @pytest.mark.parametrize("virtual", [None, "normal"])
 def test_a_demo_game_in_polish_shows_no_english_only_name(tmp_path, variant, virtual):
@@ -132,6 +133,7 @@ def test_a_demo_game_in_polish_shows_no_english_only_name(tmp_path, variant, vir
         sim.close()
 
 
+@pytest.mark.whole_game
 def test_a_first_printed_game_taught_in_polish_shows_no_english_only_name(tmp_path):
     """The printed cards, the app's deck: each card's values taught as it comes up."""
     sim = Headless(tmp_path, language="pl", seed=2)

@@ -39,6 +39,7 @@ def demo_game_to_its_end(folder, players=2, language="en") -> Headless:
     return sim
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_back_at_game_over_leaves_a_finished_game_in_the_statistics(tmp_path, language):
     sim = demo_game_to_its_end(tmp_path / "state", language=language)
@@ -55,6 +56,7 @@ def test_back_at_game_over_leaves_a_finished_game_in_the_statistics(tmp_path, la
     sim.close()
 
 
+@pytest.mark.whole_game
 def test_power_off_after_the_score_sheet_keeps_the_game_for_the_export(tmp_path):
     folder = tmp_path / "state"
     sim = demo_game_to_its_end(folder)
@@ -70,6 +72,7 @@ def test_power_off_after_the_score_sheet_keeps_the_game_for_the_export(tmp_path)
     again.close()
 
 
+@pytest.mark.whole_game
 def test_a_game_over_not_kept_when_the_power_went_is_kept_at_the_next_start(tmp_path):
     """The journal of a game at its end, left unfinished (the power went between the last
     action and its keeping, or it ended before games were kept at once)."""
@@ -103,6 +106,7 @@ def test_a_krol_popiel_game_is_kept_at_its_end(tmp_path):
     sim.close()
 
 
+@pytest.mark.whole_game
 def test_points_taught_at_the_score_sheet_keep_the_game_once_taught(tmp_path):
     """The score is not known while a held card's points wait for the score sheet: the game
     is kept as soon as the last of them is taught, and not before."""

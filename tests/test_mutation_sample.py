@@ -2,6 +2,8 @@
 (``tests/mutation_scope.py --all --sample N``, docs/testing.md)."""
 
 import math
+import subprocess
+import sys
 
 import mutation_scope
 import pytest
@@ -67,7 +69,9 @@ def test_resuming_runs_only_what_is_left_and_keeps_the_verdicts(monkeypatch, lef
     monkeypatch.setattr(mutation_scope, "run_mutmut", lambda *a, **kw: runs.append((a, kw)))
     monkeypatch.setattr(mutation_scope, "report", lambda modules, sample: 1.0)
     assert main(["hw/rfid/outage.py", "--sample", "3", "--resume"]) == 0
-    assert [(call[0][2], call[1]) for call in runs] == ([(left, {"fresh": False})] if left else [])
+    assert [(call[0][2], call[1]) for call in runs] == (
+        [(left, {"fresh": False, "marks": []})] if left else []
+    )
 
 
 def test_resuming_needs_a_sample(capsys):
@@ -76,17 +80,41 @@ def test_resuming_needs_a_sample(capsys):
     assert "--resume goes with --sample" in capsys.readouterr().err
 
 
-def test_a_left_out_test_file_is_not_run_and_the_others_are(monkeypatch):
+@pytest.mark.parametrize(
+    "flag, marks", [([], []), (["--no-whole-games"], ["-m", "not whole_game"])]
+)
+def test_without_whole_games_every_pytest_run_deselects_them(monkeypatch, flag, marks):
     runs = []
-    monkeypatch.setattr(mutation_scope, "run_mutmut", lambda *a, **kw: runs.append(a))
+    monkeypatch.setattr(mutation_scope, "run_mutmut", lambda *a, **kw: runs.append(kw["marks"]))
     monkeypatch.setattr(mutation_scope, "report", lambda modules, sample: 1.0)
-    found = mutation_scope.tests_of("hw.rfid.outage")
-    assert len(found) > 1
-    assert main(["hw/rfid/outage.py", "--leave-out", found[0]]) == 0
-    assert runs == [(["hw/rfid/outage.py"], found[1:], None)]
+    assert main(["hw/rfid/outage.py", *flag]) == 0
+    assert runs == [marks]
 
 
-def test_leaving_out_a_file_that_is_not_there_is_refused(capsys):
-    with pytest.raises(SystemExit):
-        main(["hw/rfid/outage.py", "--leave-out", "tests/test_no_such_file.py"])
-    assert "no such test file: tests/test_no_such_file.py" in capsys.readouterr().err
+def test_the_whole_games_are_marked_and_the_quick_tests_beside_them_are_not(pytestconfig):
+    """Marked: the long tests of docs/testing.md (whole games, the 200 power cuts); a file of
+    them keeps its quick tests in a sample's run."""
+    listed = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "--collect-only",
+            "-o",
+            "addopts=",  # its -q and this one's would list files, not tests
+            "-q",
+            "-p",
+            "no:xdist",
+            "-m",
+            "whole_game",
+            "tests/test_teaching.py",
+            "tests/test_power_cut.py",
+        ],
+        cwd=pytestconfig.rootpath,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    assert "test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file[en]" in listed
+    assert "test_every_life_was_killed_and_none_failed" in listed
+    assert "test_a_token_mix_adding_up_to_less_than_104_is_refused" not in listed

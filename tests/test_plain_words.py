@@ -102,6 +102,7 @@ def notation(action: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(action)}(?![\w×+>=-])")
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 @pytest.mark.parametrize("variant", ["family", "advanced", "popiel"])
 def test_whole_games_show_no_internal_words(tmp_path, variant, language):

@@ -64,6 +64,9 @@ from firmware_app.ui.screens import Notice
 from hw.buttons import REFERENCE_PINS
 from hw.rfid.rdm6300 import encode
 
+# Every test here reads the one fixture of 200 kills.
+pytestmark = pytest.mark.whole_game
+
 FORK = multiprocessing.get_context("fork")
 SEED = 5
 KILL_SEED = 17

@@ -60,6 +60,7 @@ def owner(tmp_path) -> dict:
     return tomllib.loads((tmp_path / "owner.toml").read_text(encoding="utf-8"))
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("script", [OWN_CARDS, OWN_ADVANCED], ids=["family", "advanced"])
 def test_a_whole_game_on_our_cards_names_no_card_the_table_cannot_find(tmp_path, language, script):
@@ -104,6 +105,7 @@ def test_once_every_card_has_a_name_the_app_shuffles_again(tmp_path):
     sim.close()
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_card_is_taught_in_the_turn_that_revealed_it_before_the_hand_off(tmp_path, language):
     """The app's deck and bag: a card laid out by a purchase is taught under the buyer's name

@@ -198,6 +198,7 @@ def test_back_from_the_mix_question_returns_to_the_choice_of_cards(tmp_path, lan
     sim.close()
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_a_whole_game_without_the_mix_with_the_tables_bag(tmp_path, language):
     sim = own_game(tmp_path, language, script=OWN_CARDS_TABLE_BAG)

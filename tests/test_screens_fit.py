@@ -78,6 +78,7 @@ def extras(app) -> list[Canvas]:
     return canvases
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 @pytest.mark.parametrize(
     ("variant", "bag"),

@@ -61,6 +61,7 @@ def teachers_asked(sim) -> list[str]:
     return asked
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_a_whole_family_game_on_the_printed_box_from_an_empty_owners_file(tmp_path, language):
     sim = own_game(tmp_path, language)
@@ -77,6 +78,7 @@ def test_a_whole_family_game_on_the_printed_box_from_an_empty_owners_file(tmp_pa
     sim.close()
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 def test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file(tmp_path, language):
     sim = own_game(tmp_path, language, script=OWN_ADVANCED)
@@ -105,6 +107,7 @@ def test_a_whole_advanced_game_on_the_printed_box_from_an_empty_owners_file(tmp_
     second.close()
 
 
+@pytest.mark.whole_game
 def test_a_second_game_asks_nothing_already_taught(tmp_path):
     first = own_game(tmp_path, folder="one")
     teachers_asked(first)
@@ -119,6 +122,7 @@ def test_a_second_game_asks_nothing_already_taught(tmp_path):
     second.close()
 
 
+@pytest.mark.whole_game
 def test_points_can_wait_for_the_score_sheet_and_score_the_same(tmp_path):
     sim = own_game(tmp_path)
     sim.app.set_setting("teach_points", "score")

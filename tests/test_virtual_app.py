@@ -222,6 +222,7 @@ def test_the_popiel_setup_says_why_it_has_no_virtual_player(sim):
     assert "No virtual players" in " ".join(sim.screen.split())
 
 
+@pytest.mark.whole_game
 @pytest.mark.parametrize("language", ["en", "pl"])
 @pytest.mark.parametrize("variant", ["family", "advanced"])
 def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, variant, language):
@@ -303,6 +304,7 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     assert title(sim) == "[Hint]" and len(sim.app.top.lines) >= 2
 
 
+@pytest.mark.whole_game
 def test_on_the_box_a_whole_turn_thinks_no_longer_than_its_cap(sim, monkeypatch):
     """The family turn's second visit may think only what the first left of the cap; the
     next turn has the whole cap again, and so has a hint."""
