@@ -147,6 +147,7 @@ def test_a_mission_counting_several_types_needs_two_marked(tmp_path, language):
     assert sim.app.top.items[3].label == "[x] " + t("enemy")
     sim.press("down", 4)  # that is all, with one type marked
     sim.press("ok")
+    assert sim.screen.splitlines()[0] == f"[{t('Not possible')}]"
     assert t("Mark two types or more.") in flat(sim)
     sim.press("ok")
     assert not sim.app.owner_catalogue.exists()  # nothing kept

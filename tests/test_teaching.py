@@ -8,7 +8,7 @@ import pytest
 from screen_helpers import choose
 
 import rules.players
-from firmware_app.flows.shared.teach import CardTeacher, CostEntry
+from firmware_app.flows.shared.teach import CardTeacher, CostEntry, card_name
 from firmware_app.flows.shared.teach_screens import StepEntry
 from firmware_app.runners.autopilot import Autopilot
 from firmware_app.runners.headless import Headless
@@ -218,6 +218,13 @@ def test_a_catalogue_that_gives_no_counts_adds_no_unnamed_card():
 
 def overlay_ids(overlay):
     return [c["id"] for c in overlay["figurant"]]
+
+
+def test_a_penguins_card_in_a_game_is_named_as_the_box_names_its_penguin():
+    box = catalogue_files.load([], demo=False)
+    game = FamilyGame(box, Options(players=2, seed=1, bag="table"))  # the printed mix unknown
+    named = {p.id: card_name(game, "penguin", p.id) for p in box.penguins}
+    assert named == {p.id: p.name for p in box.penguins} and "Rico" in named.values()
 
 
 def test_an_unknown_cost_cannot_be_bought():
@@ -457,6 +464,7 @@ def test_a_token_mix_adding_up_to_less_than_104_is_refused(tmp_path):
             sim.press("ok")  # the suggested count of each colour but the last
         sim.press("down")  # the last one lowered: the mix is one short
         sim.press("ok")
+        assert sim.screen.splitlines()[0] == "[Not possible]"
         assert "add up to 103; the box has 104" in " ".join(sim.screen.split())
         assert sim.app.session is None  # no game begun on a wrong mix
         owner = tmp_path / "owner.toml"

@@ -252,8 +252,12 @@ def test_a_step_that_does_not_rise_is_refused_and_changes_nothing(tmp_path):
 def test_four_buttons_keep_the_three_questions_of_a_step(tmp_path):
     sim = four_buttons_until(tmp_path, lambda top: "cards?" in getattr(top, "prompt", ""))
     assert sim.app.top.value == 1
+    sim.press("down")
+    assert sim.app.top.value == 1  # a step counts one card or more
     sim.press("up", 2)
     sim.press("ok")
+    sim.press("down")
+    assert sim.app.top.value == 1  # and gives one point or more
     sim.press("ok")  # 1 point
     assert sim.app.top.items[sim.app.top.cursor].label == "That is all"  # none known yet
     sim.press("down")
