@@ -18,19 +18,19 @@ from rules.record import VARIANTS
 
 
 def states(demo, variant: str, seed: int):
-    """Every state of one random game, in order."""
+    """Every state of one random game before its end, in order, and the state at its end."""
     game = VARIANTS["pingwiny", variant](demo, Options(players=3, seed=seed))
     s, chooser, found = game.new_state(), random.Random(seed), []
     while s.phase != "over":
         found.append(s)
         s, _ = game.apply(s, chooser.choice(game.legal_actions(s)))
-    return game, found
+    return game, found, s
 
 
 @pytest.mark.parametrize("variant", ["family", "advanced"])
 def test_a_memo_shared_by_every_position_of_whole_games_changes_no_value(demo, variant):
     for seed in (1, 2):
-        game, found = states(demo, variant, seed)
+        game, found, _ = states(demo, variant, seed)
         memo: dict = {}
         for s in found:
             for p in range(game.n):
@@ -54,6 +54,12 @@ def test_in_the_last_round_each_player_has_one_turn_at_most_left(demo, variant):
     owes: the search weighs what is still to come by no more than that."""
     last = []
     for seed in range(1, 6):
-        game, found = states(demo, variant, seed)
+        game, found, _ = states(demo, variant, seed)
         last += [rounds_left(game, s) for s in found if s.last_round]
     assert last and all(0 < n <= 1 for n in last)
+
+
+@pytest.mark.parametrize("variant", ["family", "advanced"])
+def test_at_the_end_of_a_game_no_turn_is_left(demo, variant):
+    game, found, over = states(demo, variant, 1)
+    assert rounds_left(game, over) == 0.0 and rounds_left(game, found[-1]) > 0

@@ -439,6 +439,16 @@ def test_export_files_hold_one_record_per_finished_game(journal):
     assert journal.export_files() == files
 
 
+def test_an_exported_record_keeps_a_polish_name_as_it_is_written(journal):
+    """The file is read by people too: "Łucja" stays "Łucja", not "\\u0141ucja"."""
+    names = {**HEADER, "options": {**HEADER["options"], "names": ["Łucja", "Żaneta"]}}
+    done = journal.start_game(names, now=100.0)
+    journal.append(done, "draw")
+    journal.finish(done, {}, now=2.0)
+    text = journal.export_files()[f"game-{done:05d}.json"].decode("utf-8")
+    assert '"Łucja"' in text and '"Żaneta"' in text
+
+
 def test_how_far_a_game_got_is_kept_for_the_resume_list(tmp_path):
     """A game from before places were kept gets its place stored when it is loaded; the
     resume list reads it back, after the box starts again too."""

@@ -505,3 +505,14 @@ def test_the_salvage_folder_of_a_recovery_cut_short_is_swept_at_the_next_start(
     assert len(left) == 1 and problems == []
     assert markers.clean_scratch(journal) == left
     assert not left[0].exists()
+
+
+def test_a_source_missing_an_early_action_still_carries_the_game_on():
+    """Where the sources overlap they must agree; an action a source lacks (its page lost)
+    is no disagreement, and the actions after it are still used."""
+    best = ["draw", "take 1", "pass"]
+    gap = {2: "take 1", 3: "pass", 4: "draw", 5: "take 2"}
+    assert sources._extend(best, [gap]) == [*best, "draw", "take 2"]
+    other = {1: "draw", 2: "take 3", 3: "pass", 4: "draw"}
+    assert sources._extend(best, [other]) == best  # it disagrees at the second action
+    assert sources._extend(best, [gap, {**gap, 4: "pass"}]) == best  # two fourth actions

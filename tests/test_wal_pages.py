@@ -32,3 +32,31 @@ def test_a_log_of_the_smallest_and_largest_pages_is_read_through(tmp_path, page_
     with log.open("r+b") as file:
         file.truncate(log.stat().st_size - 1)
     assert wal_problems(log) == ["the log copy.sqlite-wal ends in a frame cut short"]
+
+
+def test_damage_inside_a_transaction_that_never_committed_loses_no_commit(tmp_path):
+    """A power cut while a transaction's frames were written: its commit frame never came.
+    Damage among those frames loses nothing that was committed, so nothing is said; the
+    same damage with the commit frame there loses that commit."""
+    path = tmp_path / "torn.sqlite"
+    db = sqlite3.connect(path, isolation_level=None)
+    db.execute("PRAGMA page_size = 512")
+    db.execute("PRAGMA journal_mode = WAL")
+    db.execute("PRAGMA wal_autocheckpoint = 0")
+    db.execute("CREATE TABLE t (x)")
+    before = (tmp_path / "torn.sqlite-wal").stat().st_size
+    db.execute("INSERT INTO t VALUES (zeroblob(3000))")  # one transaction, several pages
+    log = tmp_path / "copy.sqlite-wal"
+    shutil.copyfile(f"{path}-wal", log)
+    db.close()
+    frame = 24 + 512
+    assert (log.stat().st_size - before) // frame >= 4
+    with log.open("r+b") as file:
+        file.seek(before + 24 + 100)  # inside the transaction's first page
+        file.write(b"\xff")
+    damaged = (before - 32) // frame + 1  # the log's header is 32 bytes
+    said = f"the log copy.sqlite-wal is damaged at frame {damaged}; commits follow it"
+    assert wal_problems(log) == [said]
+    with log.open("r+b") as file:
+        file.truncate(log.stat().st_size - frame)  # the commit frame never written
+    assert wal_problems(log) == []

@@ -411,21 +411,20 @@ class Stats:
             if self.aside is not None:
                 self.aside(game_id, problem)
 
-    def _last(self) -> tuple[int, float | None]:
-        """The newest game counted in the cache: its id and start time ((0, None) for none)."""
-        row = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        return (row[0], row[1]) if row else (0, None)
-
     def _reached(self) -> int:
         """The newest game the cache has seen: counted, or skipped as unreadable."""
         return self._db.execute(_REACHED).fetchone()[0]
 
     def _check_journal(self) -> None:
         """The newest cached game must still be in the journal with the same start time;
-        otherwise the journal was replaced (a restore) and the cache starts again."""
-        last, started = self._last()
+        otherwise the journal was replaced (a restore) and the cache starts again. An empty
+        cache has nothing to compare."""
+        newest = self._db.execute("SELECT id, started FROM games ORDER BY id DESC LIMIT 1")
+        row = newest.fetchone()
+        if row is None:
+            return
         with self._reading_journal():
-            replaced = last and self.journal.started_at(last) != started
+            replaced = self.journal.started_at(row[0]) != row[1]
         if replaced:
             self._db.close()
             self._db = self._rebuilt()
