@@ -214,6 +214,7 @@ def test_a_catalogue_that_gives_no_counts_adds_no_unnamed_card():
     raw = catalogue_files.load([], demo=False).to_dict()
     raw["meta"] = {key: value for key, value in raw["meta"].items() if "count" not in key}
     assert unnamed_cards(raw) == {}
+    assert unnamed_cards({**raw, "figurant": [], "mission": []}) == {}  # not even one card
 
 
 def overlay_ids(overlay):

@@ -100,12 +100,12 @@ def unnamed_cards(raw: dict[str, Any]) -> dict[str, Any]:
     overlay: dict[str, Any] = {}
     for section, count in (("figurant", "figurant_count"), ("mission", "mission_count")):
         ids = {card["id"] for card in raw.get(section, [])}
-        named = len(ids)
-        numbers = range(1, meta.get(count, 0) + 1)
+        in_box = meta.get(count, 0)
+        numbers = range(1, in_box + 1)
         free = [n for n in numbers if f"{section}-{n}" not in ids and n > _first(raw, section)]
         new = [f"{section}-{n}" for n in free]
         cards = [{"id": card, "name": placeholder(section, card)} for card in new]
-        missing = meta.get(count, 0) - named
+        missing = in_box - len(ids)
         if missing > 0:
             overlay[section] = cards[:missing]
     return overlay
