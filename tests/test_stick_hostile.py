@@ -429,18 +429,30 @@ def test_a_folder_of_100000_entries_is_looked_at_off_the_loop_and_only_in_part(
 # ------------------------------------------------------------- pulled while writing
 
 
-def at_rename(number: int, then):
-    """An audit listener that runs ``then()`` just before the stick's thread's
-    ``number``-th rename (the moment a file written on the stick takes its name)."""
+def at_rename(number: int, then, mount: Path):
+    """An audit listener that runs ``then()`` just before the ``number``-th rename in a
+    folder on the stick mounted on ``mount`` (the moment a file written there takes its
+    name). Renames of the box's own files, in any thread, are not counted."""
     count = {"renames": 0}
 
     def listener(event, args):
-        if event == "os.rename" and threading.current_thread() is not threading.main_thread():
+        if event == "os.rename" and in_a_folder_on(mount, args[3]):
             count["renames"] += 1
             if count["renames"] == number:
                 then()
 
     return listener
+
+
+def in_a_folder_on(mount: Path, handle) -> bool:
+    """Whether the folder ``handle`` is open on (its link in /proc names it) is on the
+    stick: the stick's files are renamed through a handle on their folder."""
+    if not isinstance(handle, int) or handle < 0:
+        return False
+    try:
+        return Path(os.readlink(f"/proc/self/fd/{handle}")).is_relative_to(mount)
+    except OSError:
+        return False
 
 
 def test_a_tableside_swapped_for_a_link_mid_write_keeps_the_writes_off_the_link(sim, unit, canary):
@@ -451,7 +463,7 @@ def test_a_tableside_swapped_for_a_link_mid_write_keeps_the_writes_off_the_link(
         folder.symlink_to(canary)
 
     before, found = state(sim.state_dir), fingerprint(canary)
-    with listening(at_rename(3, swap)):
+    with listening(at_rename(3, swap, unit.port.mount)):
         unit.plug()
         wait_for(sim, WRITTEN, unit)
     assert released(sim, unit)
@@ -470,7 +482,7 @@ def test_a_stick_pulled_mid_write_is_said_so_and_loses_nothing(sim, unit, canary
         unit.pull()
 
     before, found = state(sim.state_dir), fingerprint(canary)
-    with listening(at_rename(3, pull)):
+    with listening(at_rename(3, pull, unit.port.mount)):
         unit.plug()
         wait_for(sim, PULLED)
     writer[0].join(timeout=30)  # nothing it still writes escapes the asserts
@@ -482,10 +494,38 @@ def test_a_stick_pulled_mid_write_is_said_so_and_loses_nothing(sim, unit, canary
     wait_for(sim, WRITTEN, unit)
 
 
+def test_a_stick_pulled_just_as_its_writing_fails_is_said_pulled(sim, unit):
+    """The loop looks for the stick, finds it, and before it reads whether the writing ended
+    the stick is pulled and the writing fails for it: the panel says the stick was pulled,
+    not that it could not be written."""
+    held, go = [], threading.Event()
+    port = sim.loop.stick.port
+    look = port.marker
+
+    def hold():
+        held.append(threading.current_thread())
+        go.wait(30)
+
+    def marker():
+        found = look()
+        if held and not go.is_set():  # the stick's thread waits at its third rename
+            shutil.rmtree(unit.port.folder)
+            unit.pull()
+            go.set()
+            held[0].join(30)  # its rename failed: the writing ended, for the pulled stick
+        return found
+
+    port.marker = marker
+    with listening(at_rename(3, hold, unit.port.mount)):
+        unit.plug()
+        wait_for(sim, PULLED)
+    assert go.is_set() and not held[0].is_alive()
+
+
 def test_a_tableside_removed_mid_write_is_said_so(sim, unit, canary):
     folder = unit.port.folder
     before = state(sim.state_dir)
-    with listening(at_rename(3, lambda: shutil.rmtree(folder))):
+    with listening(at_rename(3, lambda: shutil.rmtree(folder), unit.port.mount)):
         unit.plug()
         wait_for(sim, CANNOT_WRITE, unit)
     assert released(sim, unit) and state(sim.state_dir) == before
@@ -502,7 +542,7 @@ def test_a_backup_folder_swapped_mid_backup_keeps_the_backup_off_the_link(sim, u
         shelf.symlink_to(canary)
 
     before, found = state(sim.state_dir), fingerprint(canary)
-    with listening(at_rename(2, swap)):
+    with listening(at_rename(2, swap, unit.port.mount)):
         choose(sim, "Back up this box")
         wait_for(sim, "Backed up.")
     let_go(sim, unit)

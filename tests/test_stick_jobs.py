@@ -120,7 +120,7 @@ def test_a_jobs_thread_is_one_the_interpreter_does_not_wait_for():
 
     before, release = set(threading.enumerate()), threading.Event()
     job = stick.Job(release.wait)
-    [thread] = [t for t in set(threading.enumerate()) - before if t.name.endswith("(_run)")]
+    [thread] = [t for t in set(threading.enumerate()) - before if t.name == "stick"]
     assert thread.daemon and not job.done
     release.set()
     thread.join(5)

@@ -106,7 +106,7 @@ class Job:
 
     def __init__(self, work) -> None:
         self.result = self.error = None
-        self._thread = threading.Thread(target=self._run, args=(work,), daemon=True)
+        self._thread = threading.Thread(target=self._run, args=(work,), name="stick", daemon=True)
         self._thread.start()
 
     def _run(self, work) -> None:

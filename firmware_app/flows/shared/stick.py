@@ -71,9 +71,18 @@ class StickWatch:
             self._write_results()
         elif self.releasing is not None:
             return self._answered(now)
-        elif self.port.marker() != self.current:
+        else:
+            return self._went_on()
+        return True
+
+    def _went_on(self) -> bool:
+        """Whether the stick was pulled out or its work ended. Whether the work ended is read
+        before the stick is looked for: work that failed because the stick was pulled ends
+        after the stick is gone, so it is never taken for a stick that could not be written."""
+        ended = self.job is not None and self.job.done
+        if self.port.marker() != self.current:
             self._finish(self.app.t("The USB stick was pulled out before the box was done."))
-        elif self.job is not None and self.job.done:
+        elif ended:
             job, self.job = self.job, None
             self.then(job)
         else:
