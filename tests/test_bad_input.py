@@ -452,6 +452,7 @@ def test_a_stream_of_bad_input_breaks_nothing(streams, profile):
     streams(profile)
 
 
+@pytest.mark.whole_game  # reads every stream the test above runs
 def test_the_streams_reach_every_corner_of_the_app(streams):
     outcomes = {p.name: streams(p) for p in PROFILES}
     titles = set().union(*(o.titles for o in outcomes.values()))

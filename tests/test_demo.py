@@ -73,6 +73,7 @@ def test_the_command_writes_a_gif_pillow_opens_with_the_frames_it_reports(gif, f
     assert all(frame.size == frames[0].size for frame in frames)
 
 
+@pytest.mark.whole_game  # reads the demo's whole game
 def test_the_first_frame_is_the_start_screen_scaled_up(frames, tmp_path):
     start = Headless(tmp_path / "start")
     try:
@@ -110,6 +111,7 @@ def test_the_scores_by_round_show_near_the_end_and_the_gif_ends_on_the_score_she
     assert panels[-1] == scaled(scrolled.image).tobytes()  # its last line: the winner
 
 
+@pytest.mark.whole_game  # reads the demo's whole game
 def test_every_frame_carries_the_demo_deck_label(gif, frames):
     font = small()
     text = Image.new("1", (font.text_width(LABEL), font.line_height))
@@ -125,6 +127,7 @@ def test_every_frame_carries_the_demo_deck_label(gif, frames):
         assert im.info["comment"].decode() == LABEL
 
 
+@pytest.mark.whole_game  # reads the demo's whole game
 def test_notices_stay_up_longer_than_menus_and_the_ends_longest(frames):
     times = [frame.info["duration"] for frame in frames]
     assert times[0] == demo.FIRST_MS and times[-1] == demo.LAST_MS
@@ -164,6 +167,7 @@ def test_a_menus_cursor_travel_keeps_where_it_opened_and_what_was_chosen():
     assert kept == [shots[0], shots[4], shots[5], shots[6], *shots[7:]]
 
 
+@pytest.mark.whole_game  # reads the demo's whole game
 def test_the_gif_lasts_two_minutes_at_most(frames):
     assert sum(frame.info["duration"] for frame in frames) <= 120_000
 
