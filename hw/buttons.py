@@ -231,6 +231,16 @@ class Buttons(ABC):
         self._last_poll = now
         return sorted(events, key=attrgetter("at"))
 
+    def next_due(self) -> float:
+        """The earliest moment a poll can bring an event with no new edge (``inf``: none;
+        ``-inf``: an edge not yet polled): an edge stamped ahead, a press to confirm, a
+        long press, a repeat or a change of level waiting for its lock-out to end. A
+        simulator may move its clock over the polls before it: they would bring nothing."""
+        if not self._arrived.empty():
+            return -math.inf
+        steps = [due[0] for machine in self._machines.values() if (due := machine._next_due())]
+        return min(steps + [edge[0] for edge in self._pending[:1]], default=math.inf)
+
     def forget_held(self) -> None:
         """Call on a screen change: held buttons stay silent until pressed again."""
         for machine in self._machines.values():

@@ -5,6 +5,7 @@ or high at a time it sets on a hand-advanced clock. FakeButtons gets the same
 presses through its helpers. Both must give exactly the same events.
 """
 
+import math
 import re
 import threading
 from collections.abc import Iterator, Mapping
@@ -129,6 +130,33 @@ def test_long_press_fires_once(table: Any) -> None:
     assert panel.buttons.poll(5.0) == []
     panel.release("ok", 5.0)
     assert seen(panel.buttons.poll(5.0)) == [("ok", "RELEASE", 5.0)]
+
+
+def test_next_due_is_the_first_moment_a_poll_can_bring_an_event(table: Any) -> None:
+    """Where a simulator may move its clock to: no event before it, the next one at it."""
+    timing = Timing(min_press_ms=10)
+    panel = table(min_press_ms=timing.min_press_ms)
+    buttons = panel.buttons
+    assert buttons.next_due() == math.inf  # nothing held: nothing comes
+    panel.press("down", 1.0)
+    assert buttons.next_due() == -math.inf  # an edge no poll has taken yet
+    assert buttons.poll(1.0) == []
+    confirmed = 1.0 + timing.min_press_ms / 1000
+    assert buttons.next_due() == pytest.approx(confirmed)  # the press to confirm
+    assert seen(buttons.poll(confirmed)) == [("down", "PRESS", round(confirmed, 6))]
+    first_repeat = confirmed + timing.repeat_delay_ms / 1000  # before the long press
+    assert buttons.next_due() == pytest.approx(first_repeat)
+    assert buttons.poll(1.5) == []  # nothing before it
+    panel.release("down", 1.5)
+    assert seen(buttons.poll(1.5)) == [("down", "RELEASE", 1.5)]
+    assert buttons.next_due() == math.inf
+
+
+def test_next_due_is_an_edge_stamped_ahead() -> None:
+    buttons = FakeButtons()
+    buttons.hold("ok", 0.5, start=3.0)
+    assert buttons.poll(0.0) == []
+    assert buttons.next_due() == 3.0
 
 
 def test_repeat_cadence_is_exact_and_independent_of_the_polls(table: Any) -> None:

@@ -25,7 +25,7 @@ from firmware_app.store import bounded_read
 from firmware_app.store.bounds import tag_problem, told
 from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.words.score_sheet import demo_label
-from hw.buttons import DEFAULT_TIMING, NAMES, FakeButtons
+from hw.buttons import NAMES, FakeButtons
 from hw.display import FakeDisplay
 from hw.rfid.fake import FakeReader
 
@@ -57,53 +57,11 @@ MOST_INPUTS = 2000
 MOST_TAGS = 104
 _PRESSES = re.compile(r"[0-9]+")  # ASCII digits only: int() takes "1_000" and "٣" too
 _SECONDS = re.compile(r"[0-9]+(?:\.[0-9]*)?|\.[0-9]+")  # and float() "1e9", "inf", " 5 "
-# How long after the last edge the buttons' machines may still have something to say: a
-# press is confirmed ``min_press_ms`` after it closed, a release in the lock-out that
-# follows is taken ``debounce_ms`` later.
-_SETTLE = (DEFAULT_TIMING.min_press_ms + DEFAULT_TIMING.debounce_ms) / 1000
 
 
 class ScriptError(bounded_read.Refused):
     """A script that cannot be run (``problems``: one line each, naming the script's line),
     or an ``expect`` that did not hold."""
-
-
-class SettlingButtons(FakeButtons):
-    """The shipped fake buttons, knowing from when on they have nothing more to say.
-
-    Every edge comes through :meth:`press` and :meth:`release` (``hold`` makes its two), so
-    they keep which buttons are down and when the last edge counts; once none is down and
-    ``_SETTLE`` has passed since, no machine has a press to confirm, a release to take or a
-    long press to send, and ``Headless.wait`` may move the clock over the ticks that follow.
-    """
-
-    def __init__(self, names: tuple[str, ...] = NAMES) -> None:
-        super().__init__(names, timing=DEFAULT_TIMING)
-        self.down: set[str] = set()
-        self._polled = -math.inf
-        self._last_edge = -math.inf
-
-    def press(self, name: str, at: float) -> None:
-        super().press(name, at)
-        self.down.add(name)
-        self._edge(at)
-
-    def release(self, name: str, at: float) -> None:
-        super().release(name, at)
-        self.down.discard(name)
-        self._edge(at)
-
-    def poll(self, now: float):
-        self._polled = now
-        return super().poll(now)
-
-    def quiet_from(self) -> float:
-        """The time from which no event can come (never, while a button is down)."""
-        return math.inf if self.down else self._last_edge + _SETTLE
-
-    def _edge(self, at: float) -> None:
-        # an edge stamped before the last poll counts at that poll (``Buttons.poll``)
-        self._last_edge = max(self._last_edge, at, self._polled)
 
 
 @dataclass
@@ -144,7 +102,7 @@ class Headless:
             seeds=lambda: next(seeds),
         )
         tell_start(self.app, outcome, [])
-        self.buttons = SettlingButtons(self.fitted)
+        self.buttons = FakeButtons(self.fitted)
         self.reader = FakeReader()
         self.display = FakeDisplay(clock=lambda: self.now)
         self.loop = Loop(self.app, self.buttons, self.reader, self.display)
@@ -189,18 +147,19 @@ class Headless:
         counting games; a virtual player here thinks within the tick of the input, for its
         node budget), the jobs beside the play (backups, a stick: none unless a test gives
         the loop some), a lost panel tried again, and the panel's sleep.
-        Once a tick has run and none of these can come, the clock goes on to a tick before
-        the sleep or the end of the wait and the loop ticks from there, so an hour is a few
-        ticks and not 360,000; what the panel shows, when it sleeps and the clock at the
-        end are those of ``run_for``. Only a journal deleted under the box, which the loop
-        looks for twice a second, is seen at the next tick run rather than at its look.
-        A press waits out its pause this way (``press``).
+        Once a tick has run and none of these can come before the buttons' next event (a
+        press confirmed, a long press or a repeat of a button held), the clock goes on to a
+        tick before that event, the sleep or the end of the wait, and the loop ticks from
+        there, so an hour is a few ticks and not 360,000; what the panel shows, when it
+        sleeps and the clock at the end are those of ``run_for``. Only a journal deleted
+        under the box, which the loop looks for twice a second, is seen at the next tick run
+        rather than at its look. Presses and holds are waited out this way (``press``).
         """
         end = self.now + seconds
         while self.now < end - 1e-9:
             self._tick()
             if self._idle():
-                self._skip_to(min(end, self._sleep_due()))
+                self._skip_to(min(end, self._sleep_due(), self.buttons.next_due()))
 
     def _tick(self) -> None:
         self.now = round(self.now + TICK, 6)
@@ -210,11 +169,13 @@ class Headless:
                 self.frames.append(text)
 
     def _idle(self) -> bool:
-        """Whether the loop's next ticks do nothing until the panel's sleep (see ``wait``):
-        the reader was just polled, and a tag lying on it or taken off says nothing more."""
+        """Whether the loop's next ticks do nothing until the panel's sleep or the buttons'
+        next event (see ``wait``): the reader was just polled, and a tag lying on it or taken
+        off says nothing more; no poll is waiting to drop what a virtual player's thinking
+        held up (the next tick's would, and a later one not)."""
         loop = self.loop
         return (
-            self.now >= self.buttons.quiet_from()
+            not loop.busy
             and not self.app.top.slow
             and loop.backups is None
             and loop.stick is None
@@ -237,19 +198,20 @@ class Headless:
             self.now = round(self.now + ticks * TICK, 6)
 
     def press(self, name: str, times: int = 1) -> None:
-        """Press ``name`` ``times`` times: held ``TAP`` s, then a ``GAP`` s pause, waited out
-        as ``wait`` does (after the release settles nothing comes until the next input)."""
+        """Press ``name`` ``times`` times: held ``TAP`` s, then a ``GAP`` s pause, both
+        waited out as ``wait`` does (between the press confirmed and the release, and after
+        the release settles, nothing comes)."""
         for _ in range(times):
             self.buttons.press(name, self.now)
-            self.run_for(TAP)
+            self.wait(TAP)
             self.buttons.release(name, self.now)
             self.wait(GAP)
 
     def hold(self, name: str, seconds: float = HOLD) -> None:
         self.buttons.press(name, self.now)
-        self.run_for(seconds)
+        self.wait(seconds)
         self.buttons.release(name, self.now)
-        self.run_for(GAP)
+        self.wait(GAP)
 
     def tag(self, uid: str) -> None:
         self.reader.present(uid, self.now)
