@@ -331,3 +331,16 @@ def test_the_four_button_build_is_helped_by_the_names_wiring_md_gives_its_button
     wiring = (Path(__file__).parents[1] / "wiring.md").read_text(encoding="utf-8")
     named = re.search(r"4 navigation \(([A-Z, ]+)\)", wiring).group(1)
     assert f"4 ({named};" in " ".join(helped(capsys, ["sim", "--help"]).split())
+
+
+def test_demo_plays_the_game_its_options_name(tmp_path, monkeypatch, capsys):
+    """The seats, the seed and the printed box reach the game the demo plays (a whole demo
+    game is played in test_demo.py; here only what the command hands it)."""
+    from firmware_app.runners import demo
+
+    asked = []
+    monkeypatch.setattr(demo, "write_demo_gif", lambda path, **given: asked.append(given) or 5)
+    gif = str(tmp_path / "x.gif")
+    assert main(["demo", "--gif", gif, "--players", "4", "--seed", "7", "--printed"]) == 0
+    assert asked == [{"players": 4, "seed": 7, "printed": True}]
+    assert capsys.readouterr().out == f"{gif}: 5 frames\n"
