@@ -488,6 +488,18 @@ SHAPES = {
 }
 
 
+def test_two_finished_games_damaged_are_told_as_two(state, tmp_path):
+    folder = _copy(state, tmp_path)
+    for game in ("pingwiny", "popiel"):
+        _game_row(folder, "summary", "[1, 2, 3]", game=game)
+    journal, app = _start(folder)
+    try:
+        told = "2 finished games were damaged: they are kept aside, the others are safe."
+        assert _statistics(app) == [("Statistics", told)]
+    finally:
+        close_journal(journal)
+
+
 @pytest.mark.parametrize("case", list(SHAPES))
 def test_a_finished_game_of_the_wrong_shape_is_skipped_and_kept_aside_once(state, tmp_path, case):
     folder = _copy(state, tmp_path)

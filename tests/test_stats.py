@@ -567,3 +567,17 @@ def test_names_that_are_not_a_list_of_names_keep_a_game_from_being_counted(names
     game = GameResult(1, "popiel", "standard", 1000.0, 1600.0, summary, 10, names, 2, False)
     assert result_problem(game) is not None
     assert result_problem(game._replace(names=["A", "B"])) is None
+
+
+def test_stats_of_records_without_their_times_say_no_average_time(stats, tmp_path):
+    """Records brought in without their times average 0 minutes: no time is printed."""
+    from firmware_app.cli.results import stats_text
+    from firmware_app.transfer.results import overview
+
+    result = overview(stats, None, None)
+    for section in result["sections"]:
+        section["games"]["average_minutes"] = 0
+    lines = stats_text(result, tmp_path).splitlines()
+    assert "Pingwiny z Madagaskaru (family): 3 games" in lines
+    assert "Król Popiel: 1 game" in lines
+    assert not [line for line in lines if "on average" in line]
