@@ -47,6 +47,11 @@ def new_seed() -> int:
 class App:
     """Everything the box shows and remembers, driven by input events."""
 
+    # The states a virtual player's move may spend; None: its level's budget. Tests whose
+    # subject is not the players' strength set a few (tests/conftest.py): weaker moves, as
+    # repeatable for a seed, thought in a fraction of the time.
+    think_nodes: int | None = None
+
     def __init__(
         self,
         journal,

@@ -10,6 +10,7 @@ from calls import noted_calls
 from log_lines import LEVELS, documented
 from pins import mock_pins
 
+from firmware_app.app import App
 from firmware_app.store.catalogue_files import load
 from firmware_app.words.i18n import Translator, translations
 from rules.errors import RulesError
@@ -28,6 +29,10 @@ SPREAD = {
     "test_teaching.py",
     "test_virtual_app.py",
 }
+# The states a virtual player's move spends in the app's tests: a few. Their strength is
+# measured with the levels' budgets by benchmarks/players.py; the tests marked
+# ``full_thinking`` have those budgets too.
+BRIEF_THINKING = 40
 # Files whose one long module fixture starts the run, on the first worker, while the other
 # works through the rest: ``test_power_cut.py`` kills the daemon 200 times (about 50 s).
 FIRST = ("tests/test_power_cut.py",)
@@ -36,6 +41,9 @@ FIRST = ("tests/test_power_cut.py",)
 def pytest_configure(config):
     config.addinivalue_line("markers", "guarded: the test makes the guard catch errors")
     config.addinivalue_line("markers", "unmutated: the test reads the code, not only runs it")
+    config.addinivalue_line(
+        "markers", "full_thinking: virtual players think for their levels' budgets"
+    )
     config.addinivalue_line(
         "markers", "whole_game: plays whole games or cuts the power; a quick sample leaves it out"
     )
@@ -86,6 +94,22 @@ def temporary_folders_in_the_runs_own(tmp_path_factory):
     tempfile.tempdir = str(tmp_path_factory.mktemp("tempfile"))
     yield
     tempfile.tempdir = before
+
+
+@pytest.fixture(autouse=True, scope="session")
+def virtual_players_think_briefly():
+    """``BRIEF_THINKING`` for every move, from the session's start: module fixtures that play
+    whole games think briefly too."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(App, "think_nodes", BRIEF_THINKING)
+        yield
+
+
+@pytest.fixture(autouse=True)
+def full_thinking(request, monkeypatch):
+    """The levels' own budgets in a test marked ``full_thinking``."""
+    if request.node.get_closest_marker("full_thinking"):
+        monkeypatch.setattr(App, "think_nodes", None)
 
 
 @pytest.fixture(autouse=True)

@@ -73,6 +73,7 @@ def carried_out(game, state, steps) -> list:
     return after
 
 
+@pytest.mark.full_thinking  # a brief search plans no buy for the hint to promise
 @pytest.mark.parametrize("variant", ["family", "advanced"])
 def test_a_card_the_hint_says_you_buy_this_turn_is_bought_by_the_plan_in_the_real_game(
     tmp_path, variant

@@ -258,6 +258,7 @@ def test_every_choice_of_a_whole_game_is_said_in_words_with_a_reason(tmp_path, v
         sim.close()
 
 
+@pytest.mark.full_thinking  # the levels' budgets against the clock
 def test_on_the_box_the_node_budget_ends_the_thinking_and_the_clock_only_caps_it(sim, monkeypatch):
     """The box thinks the move the tests and the benchmark think (the same budget, the
     same seed), unless its clock reaches the cap first: then it stops there."""
@@ -304,6 +305,7 @@ def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypat
     assert title(sim) == "[Hint]" and len(sim.app.top.lines) >= 2
 
 
+@pytest.mark.full_thinking  # the levels' budgets against the clock
 @pytest.mark.whole_game
 def test_on_the_box_a_whole_turn_thinks_no_longer_than_its_cap(sim, monkeypatch):
     """The family turn's second visit may think only what the first left of the cap; the

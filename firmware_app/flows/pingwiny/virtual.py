@@ -151,12 +151,13 @@ def think(app, level: str, turn: bool = True) -> Choice:
     game, state = session.game, session.state
     seed = move_seed(game.options.seed, len(session.states))
     clock = app.think_clock
+    nodes = app.think_nodes
     if clock is None or level not in THINKING_CAP:
-        return choose(game, state, level, seed)
+        return choose(game, state, level, seed, nodes)
     before = thought(app) if turn else 0.0
     started = clock()
     deadline = started + max(THINKING_CAP[level] - before, LEAST_THINKING)
-    choice = choose(game, state, level, seed, deadline=deadline, clock=clock)
+    choice = choose(game, state, level, seed, nodes, deadline, clock)
     if turn:
         seconds = before + clock() - started
         app.turn_thought = (session.game_id, state.current, len(session.states), seconds)
