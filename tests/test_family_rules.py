@@ -11,7 +11,7 @@ from positions import play, with_fields, with_player
 from rules.actions import Action
 from rules.colours import BLUE, COLOURS, GREY, INDEX, RED
 from rules.errors import IllegalAction, MalformedAction, SetupError
-from rules.pingwiny.exchange import by_give
+from rules.pingwiny.exchange import _table, by_give, notation
 from rules.pingwiny.options import Options
 
 # ------------------------------------------------------------------ setup
@@ -176,6 +176,21 @@ def test_gastro_every_line_of_the_exchange_table(demo, line):
     assert sum(after.players[s.current].tokens) == sum(hand) - len(events[0]["gave"]) + len(
         events[0]["got"]
     )
+
+
+def test_the_exchange_table_built_afresh_holds_the_rulebooks_three_rules_and_no_more():
+    """The table as ``_table`` builds it (the engines keep the one built when they were
+    loaded): two whites or two blacks for any one token but grey, 2 x 6 lines; one yellow,
+    red, blue or green for any other but grey, 4 x 5; one grey for two of a colour but grey,
+    6 (rulebook: Exchanging Tokens). 38 lines, none twice."""
+    others = ("red", "blue", "green", "yellow", "white", "black")
+    expected = {f"{pair}+{pair}>{c}" for pair in ("white", "black") for c in others}
+    expected |= {f"{one}>{c}" for one in ("yellow", "red", "blue", "green") for c in others}
+    expected -= {f"{c}>{c}" for c in others}
+    expected |= {f"grey>{c}+{c}" for c in others}
+    built = _table()
+    assert len(built) == len(expected) == 38
+    assert {notation(give, get) for give, get in built} == expected
 
 
 def test_gastro_table_grouped_by_the_tokens_given_as_the_rulebook_lists_it():

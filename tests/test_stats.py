@@ -113,6 +113,28 @@ def test_a_damaged_or_foreign_cache_is_rebuilt_from_the_journal(journal, tmp_pat
         assert stats.refresh() == 0
 
 
+def test_a_cache_held_by_another_process_is_refused_not_rebuilt(journal, tmp_path, monkeypatch):
+    """``tableside stats`` run beside the panel holds the cache's write lock: a slice waits
+    (``BUSY_SECONDS``, shortened here), then is refused. The cache is busy, not damaged:
+    nothing is set aside or built again, and once it is free the games counted stay."""
+    monkeypatch.setattr("firmware_app.store.statistics.BUSY_SECONDS", 0.1)
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        assert stats.refresh() == 5
+    finish(journal, ["Ala", "Olek"], ["rico", "skipper"], [1, 2], [1], 40000)
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    with Stats(journal, path) as stats:
+        with pytest.raises(StorageError, match="cannot write the statistics cache"):
+            stats.refresh()
+        holder.execute("ROLLBACK")
+        assert stats.refresh() == 1  # only the new game: the five were kept
+    holder.close()
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("stats")) == [
+        "stats.sqlite"
+    ]
+
+
 def test_a_replaced_journal_rebuilds_the_cache(journal, tmp_path):
     path = tmp_path / "stats.sqlite"
     with Stats(journal, path) as stats:
