@@ -43,6 +43,18 @@ def test_replay_json_gives_totals_breakdown_and_winners(record, capsys):
     assert all(result["score"]["players"][w]["total"] == best for w in result["score"]["winners"])
 
 
+def test_json_is_laid_out_for_a_person_a_key_a_line_two_spaces_a_level(capsys):
+    """``--json`` is read at a terminal as well as by programs: each key of the object on a
+    line of its own, two spaces further in at each level."""
+    assert main(["replay", str(EXAMPLES[0]), "--json"]) == 0
+    out = capsys.readouterr().out
+    result = json.loads(out)
+    lines = out.splitlines()
+    assert lines[0] == "{" and lines[-1] == "}"
+    assert [line.split('"')[1] for line in lines if line.startswith('  "')] == list(result)
+    assert '    "players": [' in lines  # the score sheet's players, a level further in
+
+
 def test_a_record_that_does_not_replay_is_rejected_with_its_action_number(tmp_path, capsys):
     family = [path for path in EXAMPLES if path.name.startswith("family")]
     record = json.loads(family[0].read_text())
