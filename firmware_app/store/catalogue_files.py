@@ -38,7 +38,7 @@ from rules.catalogue import (
 )
 from rules.catalogue.effects import PARAMETERS
 from rules.catalogue.fields import META_COUNTS, SECTIONS
-from rules.catalogue.teaching import demo_without, refusal_text, unnamed_cards
+from rules.catalogue.teaching import demo_without, placeholder, refusal_text, unnamed_cards
 from rules.catalogue.values import is_whole, value_problems
 
 DATA = resources.files("rules") / "data"
@@ -386,15 +386,16 @@ def unknown_in_words(catalogue: Catalogue) -> list[str]:
                     sides.append(f"{side} {', '.join(missing)}")
             if sides:
                 lines.append(f"{card.name} ({section}): {'; '.join(sides)} — {WHEN[section]}")
-    for section, count, word in (
-        ("figurants", catalogue.figurant_count, "Figurant"),
-        ("missions", catalogue.mission_count, "Mission"),
+    for section, count in (
+        ("figurant", catalogue.figurant_count),
+        ("mission", catalogue.mission_count),
     ):
-        named = len(catalogue.figurants if section == "figurants" else catalogue.missions)
+        named = len(catalogue.figurants if section == "figurant" else catalogue.missions)
         if named < count:
+            first, last = (placeholder(section, f"{section}-{n}") for n in (named + 1, count))
             lines.append(
-                f"{count - named} of {count} {section} not named: played as "
-                f'"{word} {named + 1}" … "{word} {count}" — a name may be given when first seen'
+                f"{count - named} of {count} {section}s not named: played as "
+                f'"{first}" … "{last}" — a name may be given when first seen'
             )
     return lines
 
