@@ -6,6 +6,7 @@ actions when each game came from one source only, or when names were trusted ove
 content; each case asserts that every acknowledged action some file still held is back.
 """
 
+import json
 import os
 import random
 import shutil
@@ -24,11 +25,12 @@ from played_helpers import (
     _start,
     played_fixture,  # noqa: F401  (a fixture)
 )
+from stats_helpers import EXAMPLES
 from test_journal import write_version_1
 
 from firmware_app.store import identity, markers, rolling_backups, sources
 from firmware_app.store.journal import Journal
-from firmware_app.store.recovery import open_journal
+from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.store.rolling_backups import Backups, newest
 from firmware_app.store.rows import read_rows
 
@@ -397,6 +399,28 @@ def test_a_snapshot_is_made_in_memory_and_leaves_no_file_where_the_box_runs(
         (tmp_path / f"{seq}.sqlite").write_bytes(data)
         assert identity.in_file(tmp_path / f"{seq}.sqlite") == (box, seq)
     assert list(where.iterdir()) == []
+
+
+def test_a_version_1_journal_at_the_start_is_migrated_where_it_is_not_rebuilt(tmp_path):
+    """The box's first journals were of schema 1: the check at the start takes one for
+    ours, and opening it migrates it in place with every game; nothing is set aside."""
+    path = tmp_path / JOURNAL
+    write_version_1(path)
+    record = json.loads((EXAMPLES / "family-3p-seed7.json").read_text(encoding="utf-8"))
+    first, second = record.pop("actions")[:2]
+    with closing(sqlite3.connect(path)) as db, db:  # a real game's header and first actions
+        db.execute("UPDATE games SET header = ?", (json.dumps(record),))
+        db.execute("UPDATE actions SET notation = ? WHERE seq = 1", (first,))
+        db.execute("UPDATE actions SET notation = ? WHERE seq = 2", (second,))
+    journal, outcome = open_journal(path)
+    try:
+        assert outcome.kind == "sound", outcome
+        assert journal.storage()["schema"] == 3
+        assert [game.id for game in journal.ended_games()] == [1, 2]
+        assert [game.id for game in journal.unfinished_games()] == [3]
+    finally:
+        close_journal(journal)  # as the daemon stops
+    assert sorted(p.name for p in tmp_path.iterdir()) == [identity.FILE, JOURNAL]
 
 
 def test_games_rebuilt_from_a_version_1_journal_are_dated_as_its_migration_dates_them(tmp_path):
