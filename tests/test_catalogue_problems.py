@@ -5,11 +5,15 @@ by hand: a line that names the wrong field, drops the value it got or says the w
 sends them looking in the wrong place. Each case is the smallest table with one fault.
 """
 
+import tomllib
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 from rules.catalogue import CatalogueError, build, problems
+
+DATA = Path(__file__).parents[1] / "rules" / "data"
 
 ALL_COLOURS = "red, blue, green, yellow, grey, white, black"
 BAG = "red, blue, green, yellow, white, black"
@@ -476,4 +480,17 @@ def test_a_whole_catalogue_with_cards_that_are_no_tables_or_lack_ids_names_them(
         "owner.toml: figurant #1: expected a table, got 7",
         "owner.toml: figurant #2: id: missing: expected lower-case letters, digits and dashes",
         "owner.toml: figurant #3: id: got 3: expected lower-case letters, digits and dashes",
+    ]
+
+
+def test_a_whole_printed_catalogue_is_built_only_with_every_value_written_out() -> None:
+    """``build`` checks a printed file as strictly as ``problems`` does: the shipped box
+    builds, and the same with one printed value left out is refused, naming it."""
+    raw = tomllib.loads((DATA / "pingwiny.toml").read_text(encoding="utf-8"))
+    assert build(raw, source="pingwiny.toml").kind == "printed"
+    del raw["tokens"]["red"]
+    with pytest.raises(CatalogueError) as caught:
+        build(raw, source="pingwiny.toml")
+    assert [str(p) for p in caught.value.problems] == [
+        'pingwiny.toml: tokens: red: missing (write "unknown" if the rulebook does not say)'
     ]
