@@ -278,6 +278,22 @@ def test_on_the_box_the_node_budget_ends_the_thinking_and_the_clock_only_caps_it
     assert capped.iterations <= virtual.THINKING_CAP["strong"]
 
 
+def test_the_apps_cap_on_states_ends_each_move_by_the_budget_or_on_the_clock(sim, monkeypatch):
+    """``App.think_nodes`` caps a move's engine states, with or without a thinking clock:
+    a cap of one state ends the search after its first walk; None gives the level's budget."""
+    from firmware_app.flows.pingwiny import virtual
+
+    monkeypatch.setitem(rules.players.NODES, "strong", 400)  # a few walks a move
+    start(sim, ["Virtual: strong", "Plays at the table"])
+    until_virtual(sim, Autopilot(sim, seed=2))
+    monkeypatch.setattr(sim.app, "think_nodes", None)
+    assert virtual.think(sim.app, "strong").iterations > 1
+    monkeypatch.setattr(sim.app, "think_nodes", 1)
+    assert virtual.think(sim.app, "strong").iterations == 1
+    monkeypatch.setattr(sim.app, "think_clock", lambda: 0.0)  # a clock that never runs out
+    assert virtual.think(sim.app, "strong").iterations == 1
+
+
 def test_on_the_box_the_panel_says_thinking_while_the_search_runs(sim, monkeypatch):
     """With a thinking clock the panel shows "Thinking…" first, and the step (or the hint)
     replaces it when the search is done, without a press."""
