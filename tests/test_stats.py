@@ -16,12 +16,19 @@ import pytest
 from stats_helpers import EXAMPLES, every_figure, finish, header, known_games, more_games
 
 from firmware_app.cli.main import main
+from firmware_app.cli.results import stats_text
 from firmware_app.store.faults import StorageError
 from firmware_app.store.journal import Journal
 from firmware_app.store.listings import GameResult
 from firmware_app.store.statistics import Stats, result_problem
 from firmware_app.transfer.record_import import import_record
-from firmware_app.transfer.results import SHEET_COLUMNS, csv_text, score_app_json, write_results
+from firmware_app.transfer.results import (
+    SHEET_COLUMNS,
+    csv_text,
+    overview,
+    score_app_json,
+    write_results,
+)
 from rules.pingwiny.scoring import Line
 
 
@@ -593,9 +600,6 @@ def test_names_that_are_not_a_list_of_names_keep_a_game_from_being_counted(names
 
 def test_stats_of_records_without_their_times_say_no_average_time(stats, tmp_path):
     """Records brought in without their times average 0 minutes: no time is printed."""
-    from firmware_app.cli.results import stats_text
-    from firmware_app.transfer.results import overview
-
     result = overview(stats, None, None)
     for section in result["sections"]:
         section["games"]["average_minutes"] = 0

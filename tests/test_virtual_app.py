@@ -14,7 +14,8 @@ from tests.test_seats import choose, labels, title, to_the_family_seats
 
 @pytest.fixture(autouse=True)
 def brief_thinking(monkeypatch):
-    """Small budgets: the tests hold what is shown, the benchmark how well it plays."""
+    """Small level budgets, for the tests marked ``full_thinking`` (the others think for
+    ``BRIEF_THINKING`` states): the tests hold what is shown, the benchmark how well it plays."""
     monkeypatch.setitem(rules.players.NODES, "normal", 40)
     monkeypatch.setitem(rules.players.NODES, "strong", 60)
 
