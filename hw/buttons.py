@@ -162,8 +162,11 @@ class ButtonMachine:
         """The earliest time-based step: LONG, REPEAT, ``_CONFIRM`` of a press after the
         glitch filter, or ``None`` for a late change.
 
-        On a tie LONG comes first, then REPEAT, then the change of level.
+        On a tie LONG comes first, then REPEAT, then the change of level. A button at
+        rest, which most are at every tick, has none: it is answered before any list is made.
         """
+        if not (self._pressed or self._raw or self._closing is not None):
+            return None
         timing = self._timing
         steps: list[tuple[float, Press | str | None]] = []
         if self._pressed and not self._muted:
