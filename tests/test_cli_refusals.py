@@ -416,9 +416,12 @@ def test_run_where_no_pin_library_loads_says_so_in_a_line_without_a_traceback(tm
     ids=["replay", "score", "sim"],
 )
 def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
+    """Quietly and cleanly: the simulator's scratch state folder is removed all the same."""
     script = tmp_path / "script.txt"
     script.write_text("press ok\npress ok\n")
     argv = [str(script) if word == "SCRIPT" else word for word in argv]
+    temporary = tmp_path / "temporary"
+    temporary.mkdir()
     reading, writing = os.pipe()
     os.close(reading)  # the reader has gone before the first byte: every write fails
     try:
@@ -428,12 +431,14 @@ def test_a_closed_pipe_ends_the_command_quietly(argv, tmp_path):
             stderr=subprocess.PIPE,
             text=True,
             cwd=ROOT,
+            env=os.environ | {"TMPDIR": str(temporary)},
             timeout=60,
         )
     finally:
         os.close(writing)
     # what a shell reports for a program that a closed pipe stopped: 128 + SIGPIPE (141)
     assert (done.returncode, done.stderr) == (128 + signal.SIGPIPE, "")
+    assert not list(temporary.iterdir())
 
 
 def test_a_closed_pipe_leaves_stdout_writing_to_nothing(monkeypatch):

@@ -239,16 +239,18 @@ def cmd_sim(args: argparse.Namespace) -> int:
         sim = run_script(lines, state_dir, language=args.language, seed=seed, fitted=fitted)
     except ScriptError as error:
         raise CommandError(f"{args.script}: {error}") from None
-    summary = sim.summary()
-    if args.json:
-        _print_json(summary)
-    else:
-        for frame in sim.frames:
-            print(frame)
-            print("-" * 24)
-        if summary["score"]:
-            print(game_text(sim.app.session.game, sim.app.session.state))
-    sim.close()
+    try:  # a closed pipe too stops the box cleanly: its scratch state folder is removed
+        summary = sim.summary()
+        if args.json:
+            _print_json(summary)
+        else:
+            for frame in sim.frames:
+                print(frame)
+                print("-" * 24)
+            if summary["score"]:
+                print(game_text(sim.app.session.game, sim.app.session.state))
+    finally:
+        sim.close()
     return 0
 
 
