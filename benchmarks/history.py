@@ -62,8 +62,8 @@ Keys, in order:
 - ``backup_ms``: median time of one rolling backup during play, ``Backups.take()``, just
   after an action was played in an unfinished game (``Session.act``), with 5 backups
   already there; ``backup_bytes_written``: the median of what that backup wrote to the
-  storage (``write_bytes`` of ``/proc/self/io``; where there is none, the sizes of the
-  files it added or changed in the backups folder).
+  storage (``write_bytes`` of ``/proc/self/io``; where it counts nothing, as on a memory
+  file system, the sizes of the files it added or changed in the backups folder).
 - ``state_dir_bytes``: every file in the state folder after 5 such backups, each after
   an action (the journal and its log, the backups; the statistics cache is not built yet).
 - ``max_loop_block_ms``: the longest single ``Loop.tick`` while the daemon's ``App`` and
@@ -378,11 +378,14 @@ def files_in(folder: Path) -> dict[Path, tuple[int, int]]:
 
 
 class Written:
-    """What the process writes to the storage, or failing that what appears in a folder."""
+    """What the process writes to the storage, or failing that what appears in a folder: where
+    the kernel counts no write (no ``/proc/self/io``, or a folder on a memory file system,
+    as /tmp is on some systems), the sizes of the files added or changed."""
 
     def __init__(self, folder: Path) -> None:
         self.folder = folder
-        self.before = self._io() if self._io() is not None else files_in(folder)
+        self.io = self._io()
+        self.files = files_in(folder)
 
     @staticmethod
     def _io() -> int | None:
@@ -394,10 +397,10 @@ class Written:
             return None
 
     def since(self) -> int:
-        if isinstance(self.before, int):
-            return self._io() - self.before
+        if self.io is not None and (written := self._io() - self.io):
+            return written
         after = files_in(self.folder)
-        return sum(size for f, (size, _) in after.items() if self.before.get(f) != after[f])
+        return sum(size for f, (size, _) in after.items() if self.files.get(f) != after[f])
 
 
 def backups_in_play(folder: Folder, repeats: int) -> dict:

@@ -3,6 +3,7 @@
 import logging
 import os
 import tempfile
+from pathlib import Path
 from string import Formatter
 
 import pytest
@@ -36,9 +37,12 @@ BRIEF_THINKING = 40
 # Files whose one long module fixture starts the run, on the first worker, while the other
 # works through the rest: ``test_power_cut.py`` kills the daemon 200 times (about 50 s).
 FIRST = ("tests/test_power_cut.py",)
+# Linux's memory file system: what the tests write goes there (``_files_in_memory``).
+MEMORY = Path("/dev/shm")
 
 
 def pytest_configure(config):
+    _files_in_memory(config)
     config.addinivalue_line("markers", "guarded: the test makes the guard catch errors")
     config.addinivalue_line("markers", "unmutated: the test reads the code, not only runs it")
     config.addinivalue_line(
@@ -47,6 +51,20 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "whole_game: plays whole games or cuts the power; a quick sample leaves it out"
     )
+
+
+def _files_in_memory(config) -> None:
+    """The files the tests write (``tmp_path``, the temporary files of the code and of the
+    processes a test starts) go to the memory file system ``MEMORY`` where the machine has
+    one, unless ``TMPDIR`` or ``--basetemp`` names a place. A test's journal commits hundreds
+    of times, and on a disk each commit waits for its sync; no test can see whether a sync
+    reached the disk (a kill leaves the kernel's pages whole; the power cuts' docstring says
+    which half is tested where). The workers of a parallel run inherit the setting."""
+    if hasattr(config, "workerinput") or config.option.basetemp or "TMPDIR" in os.environ:
+        return
+    if os.access(MEMORY, os.W_OK | os.X_OK):
+        os.environ["TMPDIR"] = str(MEMORY)
+        tempfile.tempdir = None  # read TMPDIR again
 
 
 def pytest_collection_modifyitems(config, items):

@@ -46,7 +46,6 @@ import os
 import random
 import shutil
 import signal
-import tempfile
 import threading
 import time
 from collections import Counter
@@ -371,14 +370,12 @@ class PowerCuts:
 
 @pytest.fixture(scope="module")
 def cuts(tmp_path_factory) -> PowerCuts:
-    base = tmp_path_factory.mktemp("power-cut")
-    # A kill leaves the kernel's page cache whole, so the disk's flushes are no part of
-    # what is tested here: the state folder lives in memory where it can, for short lives.
-    memory = Path("/dev/shm")
-    folder = Path(tempfile.mkdtemp(dir=memory)) if memory.is_dir() else base
+    # A kill leaves the kernel's page cache whole: the folder is in memory where the
+    # machine has a memory file system (tests/conftest.py), for short lives.
+    folder = tmp_path_factory.mktemp("power-cut")
     state = folder / "state"
-    pty = Pty(base / "serial0")
-    config = base / "tableside.toml"
+    pty = Pty(folder / "serial0")
+    config = folder / "tableside.toml"
     config.write_text(CONFIG.format(port=pty.path, state=state))
     result, rng = PowerCuts(), random.Random(KILL_SEED)
     for module in PRELOADED:
@@ -386,7 +383,6 @@ def cuts(tmp_path_factory) -> PowerCuts:
     start = time.monotonic()
     # gpiozero's mock pins as the default factory, which every life inherits by the fork
     with mock_pins(), contextlib.ExitStack() as cleanup:
-        cleanup.callback(shutil.rmtree, folder, ignore_errors=True)
         cleanup.callback(pty.close)
         for life in range(KILLS_WANTED * 2):
             if result.kills.total() >= KILLS_WANTED:

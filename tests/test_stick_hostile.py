@@ -17,7 +17,6 @@ import os
 import shutil
 import stat
 import sys
-import tempfile
 import threading
 from pathlib import Path
 
@@ -369,24 +368,18 @@ def test_a_new_backups_name_taken_by_a_link_is_never_written_through(sim, unit, 
 
 @pytest.fixture
 def crowded(tmp_path):
-    """A folder of 100,000 empty folders, each named as a backup, none finished; on a memory
-    file system where there is one (made and removed there in about a second, where a disk
-    may take half a minute), removed name by name after the test."""
-    shm = Path("/dev/shm")
-    base = Path(tempfile.mkdtemp(dir=shm)) if os.access(shm, os.W_OK) else tmp_path / "crowded"
-    shelf = base / "run" / "stick" / "tableside" / "backup"
+    """A folder of 100,000 empty folders, each named as a backup, none finished; in memory
+    where the machine has a memory file system (tests/conftest.py: made and removed there in
+    about a second, where a disk may take half a minute), removed with the test's folder."""
+    shelf = tmp_path / "crowded" / "run" / "stick" / "tableside" / "backup"
     shelf.mkdir(parents=True)
     handle = os.open(shelf, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        names = [stamp(NOW - number) for number in range(100_000)]
-        for name in names:
-            os.mkdir(name, dir_fd=handle)
-        yield base
-        for name in names:
-            os.rmdir(name, dir_fd=handle)
+        for number in range(100_000):
+            os.mkdir(stamp(NOW - number), dir_fd=handle)
     finally:
         os.close(handle)
-        shutil.rmtree(base, ignore_errors=True)
+    return tmp_path / "crowded"
 
 
 def test_a_folder_of_100000_entries_is_looked_at_off_the_loop_and_only_in_part(
