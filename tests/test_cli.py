@@ -311,30 +311,34 @@ def test_no_help_shouts():
     assert capitals <= {"JSON", "CSV", "GIF", "UP", "DOWN", "OK", "BACK"}, capitals
 
 
-def test_selfplay_writes_a_whole_game_that_replays(tmp_path, capsys):
+@pytest.fixture(scope="module")
+def selfplayed(tmp_path_factory) -> Path:
+    """The record ``selfplay --out`` writes for a short game of two (seed 3), played once."""
+    record = tmp_path_factory.mktemp("selfplay") / "selfplay.json"
+    assert main(["selfplay", "--short", "--players", "2", "--seed", "3", "--out", str(record)]) == 0
+    return record
+
+
+def test_selfplay_writes_a_whole_game_that_replays(selfplayed, capsys):
     """The installed wheel's test runs the same command on the package a Pi installs; this one
     runs the checkout's code, to stdout and to a file alike."""
     assert main(["selfplay", "--short", "--players", "2", "--seed", "3"]) == 0
     printed = capsys.readouterr().out
-    record = tmp_path / "selfplay.json"
-    assert main(["selfplay", "--short", "--players", "2", "--seed", "3", "--out", str(record)]) == 0
-    assert record.read_text(encoding="utf-8") == printed
+    assert selfplayed.read_text(encoding="utf-8") == printed
     game = json.loads(printed)
     assert (game["format"], game["game"], game["options"]["players"]) == (
         "tableside-game-record",
         "pingwiny",
         2,
     )
-    assert main(["replay", str(record), "--json"]) == 0
+    assert main(["replay", str(selfplayed), "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["finished"]
 
 
-def test_a_record_keeps_the_rulebooks_letters_as_they_are_not_as_escapes(tmp_path, capsys):
+def test_a_record_keeps_the_rulebooks_letters_as_they_are_not_as_escapes(selfplayed):
     """docs/game-record.md: a record's text is UTF-8; the printed cards' sources quote the
     rulebook with its dashes, read as they are in any editor."""
-    record = tmp_path / "selfplay.json"
-    assert main(["selfplay", "--short", "--players", "2", "--seed", "3", "--out", str(record)]) == 0
-    text = record.read_text(encoding="utf-8")
+    text = selfplayed.read_text(encoding="utf-8")
     assert "Kowalski – blue" in text and "\\u" not in text
 
 

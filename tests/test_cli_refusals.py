@@ -107,9 +107,9 @@ def test_selfplay_refuses_a_number_of_players_the_game_does_not_take(players, ca
     assert line == f"tableside: This game is for 2 to 4 players, not {players}."
 
 
-def test_selfplay_into_a_missing_folder(capsys):
+def test_selfplay_into_a_missing_folder_is_refused_before_playing(capsys):
     line = refused(capsys, ["selfplay", "--out", "/nonexistent/x.json"])
-    assert line == "tableside: /nonexistent/x.json: cannot write: No such file or directory"
+    assert line == "tableside: /nonexistent/x.json: cannot write: no folder /nonexistent"
 
 
 def test_demo_into_a_missing_folder_is_refused_before_playing(capsys):
