@@ -157,8 +157,18 @@ class App:
             elif kind == Press.PRESS:
                 self._back_was_long = False
             return
-        if kind == Press.PRESS or (kind == Press.REPEAT and name in ("up", "down")):
+        if not self.ignores(event):
             self.top.button(name)
+
+    @staticmethod
+    def ignores(event: ButtonEvent) -> bool:
+        """Whether ``event`` changes nothing a screen shows: BACK's press (BACK acts on its
+        release, or undoes when held), a release or a long press of another button, a repeat
+        of one other than UP and DOWN. The loop draws nothing again for it."""
+        name, kind = event.name, event.kind
+        if name == "back":
+            return kind == Press.PRESS
+        return not (kind == Press.PRESS or (kind == Press.REPEAT and name in ("up", "down")))
 
     def tag(self, event: TagEvent) -> None:
         """A tag on the reader: the card it names, or the enrolment of a new tag."""

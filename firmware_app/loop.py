@@ -93,7 +93,8 @@ class Loop:
                 if self.buzzer and self.app.chirps():
                     self.buzzer.chirp()
         redrawn = False
-        if self.frame is None or button_events or tag_events:
+        heeded = tag_events or not all(map(self.app.ignores, button_events))
+        if self.frame is None or heeded:
             self.frame = self.guard.draw(before)
             redrawn = True
             self._tell_status()

@@ -69,10 +69,21 @@ def test_a_tick_with_nothing_new_hands_the_panel_nothing(table):
     table.run(2.0)  # 200 ticks
     assert table.display.offered == 1  # the first frame, once
     assert len(table.display.frames) == 1
-    table.press("down")  # the press and its release each draw a frame
-    assert table.drawn == table.display.offered == 3
+    table.press("down")  # its press draws a frame; its release, which no screen takes, none
+    assert table.drawn == table.display.offered == 2
     table.run(1.0)
-    assert table.display.offered == 3
+    assert table.display.offered == 2
+
+
+def test_back_is_drawn_for_at_its_release_which_is_when_it_acts(table):
+    table.press("ok")  # the home menu's first entry opens the next screen
+    opened, drawn = table.app.top, table.drawn
+    table.buttons.press("back", table.now)
+    table.run(0.05)
+    assert (table.app.top, table.drawn) == (opened, drawn)  # held: nothing done, nothing drawn
+    table.buttons.release("back", table.now)
+    table.run(0.05)
+    assert table.app.top is not opened and table.drawn == drawn + 1
 
 
 def test_a_lost_panel_is_offered_the_frame_every_tick_and_comes_back(table):
