@@ -35,7 +35,7 @@ SPREAD = {
 # ``full_thinking`` have those budgets too.
 BRIEF_THINKING = 40
 # Files whose one long module fixture starts the run, on the first worker, while the other
-# works through the rest: ``test_power_cut.py`` kills the daemon 200 times (about 50 s).
+# works through the rest: ``test_power_cut.py`` kills the daemon 200 times (about a minute).
 FIRST = ("tests/test_power_cut.py",)
 # Linux's memory file system: what the tests write goes there (``_files_in_memory``).
 MEMORY = Path("/dev/shm")
