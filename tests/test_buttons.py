@@ -205,6 +205,18 @@ def test_tap_shorter_than_the_lock_out_is_released_at_its_end(table: Any) -> Non
     assert seen(panel.buttons.poll(1.05)) == [("ok", "PRESS", 1.0), ("ok", "RELEASE", 1.02)]
 
 
+def test_a_second_tap_inside_the_lock_out_counts_when_the_lock_out_ends(table: Any) -> None:
+    panel = table()
+    panel.press("ok", 1.0)
+    panel.release("ok", 1.1)
+    panel.press("ok", 1.11)  # inside the 20 ms that follow the release
+    assert seen(panel.buttons.poll(1.2)) == [
+        ("ok", "PRESS", 1.0),
+        ("ok", "RELEASE", 1.1),
+        ("ok", "PRESS", 1.12),
+    ]
+
+
 def test_two_buttons_at_once_each_get_their_events_in_time_order(table: Any) -> None:
     panel = table()
     panel.press("up", 0.0)
@@ -594,6 +606,15 @@ def test_a_spike_on_an_idle_line_is_no_press(table: Any) -> None:
     panel.release("ok", 1.001)  # a 1 ms spike
     assert panel.buttons.poll(1.0005) == []
     assert panel.buttons.poll(2.0) == []
+
+
+def test_spikes_far_apart_are_each_no_press(table: Any) -> None:
+    """A spike's pending decision ends with it: a later spike is not taken for its end."""
+    panel = table(min_press_ms=10)
+    for at in (1.0, 3.0):
+        panel.press("ok", at)
+        panel.release("ok", at + 0.001)
+        assert panel.buttons.poll(at + 0.5) == []
 
 
 def test_a_press_counts_once_it_outlasts_the_filter(table: Any) -> None:
