@@ -209,11 +209,14 @@ def test_a_second_tap_inside_the_lock_out_counts_when_the_lock_out_ends(table: A
     panel = table()
     panel.press("ok", 1.0)
     panel.release("ok", 1.1)
-    panel.press("ok", 1.11)  # inside the 20 ms that follow the release
-    assert seen(panel.buttons.poll(1.2)) == [
+    panel.press("ok", 1.11)  # inside the 20 ms that follow the release, then held
+    assert seen(
+        panel.buttons.poll(2.0)
+    ) == [  # one late poll brings the held press's long press too
         ("ok", "PRESS", 1.0),
         ("ok", "RELEASE", 1.1),
         ("ok", "PRESS", 1.12),
+        ("ok", "LONG", 1.92),
     ]
 
 
@@ -615,6 +618,14 @@ def test_spikes_far_apart_are_each_no_press(table: Any) -> None:
         panel.press("ok", at)
         panel.release("ok", at + 0.001)
         assert panel.buttons.poll(at + 0.5) == []
+
+
+def test_a_held_press_polled_late_gives_its_press_and_long_press_at_once(table: Any) -> None:
+    """A poll late by a second (a virtual player thought in the tick before) brings all
+    that fell due, in order: the press the filter confirmed and the long press after it."""
+    panel = table(min_press_ms=10)
+    panel.press("ok", 1.0)
+    assert seen(panel.buttons.poll(2.0)) == [("ok", "PRESS", 1.01), ("ok", "LONG", 1.81)]
 
 
 def test_a_press_counts_once_it_outlasts_the_filter(table: Any) -> None:
