@@ -5,6 +5,7 @@ or high at a time it sets on a hand-advanced clock. FakeButtons gets the same
 presses through its helpers. Both must give exactly the same events.
 """
 
+import importlib.util
 import math
 import re
 import threading
@@ -438,6 +439,38 @@ def test_gpio_pin_factory_that_cannot_start_is_unavailable() -> None:
         build_buttons({"pin_factory": "lgpio"})
 
 
+# docs/install.md: the Pi's pin library comes with the install script.
+NO_LGPIO = " (lgpio, the Pi's pin library, is not installed: sudo systemd/install.sh)"
+
+
+def test_a_missing_lgpio_is_named_with_the_command_that_installs_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(DeviceUnavailable) as refused:
+        build_buttons({"pin_factory": "lgpio"})
+    why = refused.value.__cause__  # the library's own words, then the hint, nothing between
+    assert str(refused.value) == (
+        f"buttons.pin_factory: cannot start pin factory 'lgpio': {why}{NO_LGPIO}"
+    )
+
+
+@pytest.mark.parametrize("factory", ["lgpio", "rpigpio"])
+def test_no_lgpio_hint_where_lgpio_is_installed_or_another_library_was_named(
+    monkeypatch: pytest.MonkeyPatch, factory: str
+) -> None:
+    """An installed lgpio that fails (no GPIO chip), or another library named, is not helped
+    by installing lgpio."""
+    if factory == "lgpio":
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name: name == "lgpio" or None)
+    else:
+        monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    with pytest.raises(DeviceUnavailable) as refused:
+        build_buttons({"pin_factory": factory})
+    assert "not installed" not in str(refused.value)
+    assert str(refused.value).endswith(str(refused.value.__cause__))
+
+
 @pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="a real GPIO chip is present")
 def test_gpiozero_s_default_away_from_a_pi_names_each_library_it_fell_back_from(
     monkeypatch: pytest.MonkeyPatch,
@@ -452,7 +485,7 @@ def test_gpiozero_s_default_away_from_a_pi_names_each_library_it_fell_back_from(
     assert message.startswith("buttons.pin_factory: cannot start pin factory gpiozero's default: ")
     libraries = ("lgpio", "rpigpio", "pigpio", "native")
     tried = "; ".join(f"Falling back from {name}: [^;]*" for name in libraries)
-    assert re.search(rf" \({tried}\)", message), message
+    assert re.search(rf" \({tried}\){re.escape(NO_LGPIO)}$", message), message
 
 
 # FakeButtons alone.
