@@ -211,9 +211,8 @@ def test_a_second_tap_inside_the_lock_out_counts_when_the_lock_out_ends(table: A
     panel.press("ok", 1.0)
     panel.release("ok", 1.1)
     panel.press("ok", 1.11)  # inside the 20 ms that follow the release, then held
-    assert seen(
-        panel.buttons.poll(2.0)
-    ) == [  # one late poll brings the held press's long press too
+    # one late poll brings the held press's long press too
+    assert seen(panel.buttons.poll(2.0)) == [
         ("ok", "PRESS", 1.0),
         ("ok", "RELEASE", 1.1),
         ("ok", "PRESS", 1.12),
@@ -461,10 +460,10 @@ def test_no_lgpio_hint_where_lgpio_is_installed_or_another_library_was_named(
 ) -> None:
     """An installed lgpio that fails (no GPIO chip), or another library named, is not helped
     by installing lgpio."""
-    if factory == "lgpio":
-        monkeypatch.setattr(importlib.util, "find_spec", lambda name: name == "lgpio" or None)
-    else:
-        monkeypatch.setattr(importlib.util, "find_spec", lambda name: None)
+    installed = factory == "lgpio"
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name: installed and name == "lgpio" or None
+    )
     with pytest.raises(DeviceUnavailable) as refused:
         build_buttons({"pin_factory": factory})
     assert "not installed" not in str(refused.value)
