@@ -95,8 +95,11 @@ def pi_root(tmp_path: Path) -> Path:
 def install(
     checkout: Path, root: Path, *args: str, path: str | None = None, arch: str = "arm64"
 ) -> subprocess.CompletedProcess:
+    scratch = root.parent / "scratch"  # the script's own temporary folder, this test's alone
+    scratch.mkdir(exist_ok=True)
     env = {
         "PATH": path or os.environ["PATH"],
+        "TMPDIR": str(scratch),
         "TABLESIDE_ROOT": str(root),
         "TABLESIDE_ARCH": arch,
         "LOG": str(root.parent / "commands.log"),
@@ -451,7 +454,7 @@ def test_running_twice_installs_once_and_keeps_the_owners_edits(
     assert "./firmware_app/runners/daemon.py" in copied
     assert "./pyproject.toml" in copied
     assert not [name for name in copied if "__pycache__" in name or name.startswith("./tests")]
-    assert not list(Path(os.environ.get("TMPDIR", "/tmp")).glob("tableside-build.*"))
+    assert not list((tmp_path / "scratch").iterdir())
     assert snapshot(checkout) == before_checkout
 
     config.write_text("# the owner's own settings\n")
