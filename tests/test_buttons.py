@@ -6,6 +6,7 @@ presses through its helpers. Both must give exactly the same events.
 """
 
 import importlib.util
+import logging
 import math
 import re
 import threading
@@ -13,6 +14,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import gpiozero.pins.native
 import pytest
 from gpiozero import Device, DigitalInputDevice
 from gpiozero.pins.mock import MockFactory
@@ -485,6 +487,27 @@ def test_gpiozero_s_default_away_from_a_pi_names_each_library_it_fell_back_from(
     libraries = ("lgpio", "rpigpio", "pigpio", "native")
     tried = "; ".join(f"Falling back from {name}: [^;]*" for name in libraries)
     assert re.search(rf" \({tried}\){re.escape(NO_LGPIO)}$", message), message
+
+
+@pytest.mark.skipif(Path("/dev/gpiochip0").exists(), reason="a real GPIO chip is present")
+def test_each_library_fallen_back_from_is_logged_a_line_when_a_later_one_works(
+    monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The panel starts on gpiozero's last choice, and the log still says what failed first:
+    here gpiozero's own chain runs, its last library stood in for by the mock one."""
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    monkeypatch.setattr(gpiozero.pins.native, "NativeFactory", MockFactory)
+    with caplog.at_level(logging.INFO, logger="tableside.hw.buttons"):
+        factory = open_pin_factory("buttons.pin_factory", None)
+    factory.close()
+    assert isinstance(factory, MockFactory)
+    lines = [record.getMessage() for record in caplog.records]
+    tried = ["from lgpio: ", "from rpigpio: ", "from pigpio: ", "to the experimental pin factory "]
+    assert len(lines) == len(tried), lines
+    for line, start in zip(lines, tried, strict=True):
+        assert line.startswith(f"buttons.pin_factory: Falling back {start}"), line
+    assert {record.levelno for record in caplog.records} == {logging.INFO}
 
 
 # FakeButtons alone.

@@ -214,6 +214,7 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
     import firmware_app.app
     from firmware_app.runners import daemon
     from firmware_app.ui.canvas import message_frame
+    from hw import buttons, buzzer, rfid
     from hw import display as displays
 
     shown = []
@@ -226,8 +227,24 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
     def broken(*args, **kwargs):
         raise RuntimeError("the app cannot be built")
 
+    parts = []
+
+    def kept(build):
+        def building(settings):
+            parts.append(build(settings))
+            return parts[-1]
+
+        return building
+
+    for module, name in (
+        (buttons, "build_buttons"),
+        (rfid, "build_reader"),
+        (buzzer, "build_buzzer"),
+    ):
+        monkeypatch.setattr(module, name, kept(getattr(module, name)))
     monkeypatch.setattr(firmware_app.app, "App", broken)
-    monkeypatch.setattr(daemon, "build_display", lambda settings: Watched())
+    panel = Watched()
+    monkeypatch.setattr(daemon, "build_display", lambda settings: panel)
     monkeypatch.setattr(daemon, "exit_on_sigterm", lambda: None)  # the test's own SIGTERM
     config = tmp_path / "tableside.toml"
     config.write_text(FAKE.format(state=tmp_path / "state"))
@@ -244,3 +261,5 @@ def test_a_failure_after_the_journal_opened_goes_through_the_same_clean_stop(tmp
     assert (state / "journal.sqlite").exists()
     assert not (state / "journal.sqlite.running").exists(), "the journal was not closed"
     assert not (state / "journal.sqlite-wal").exists(), "the log was not checkpointed"
+    closed = [type(part).__name__ for part in parts if part.closed]
+    assert closed == ["FakeButtons", "FakeReader", "FakeBuzzer"] and panel.closed
