@@ -146,12 +146,24 @@ def as_version_1(made) -> None:
     (made / MANIFEST).write_text(json.dumps(manifest | {"version": 1}))
 
 
+def without_popiel(found: dict) -> dict:
+    """``state`` without the Król Popiel file and what the box reads from it."""
+    files = {k: v for k, v in found["owner's files"].items() if k != POPIEL}
+    becky = found["taught"]["becky"]
+    return found | {"owner's files": files, "taught": becky}
+
+
 def test_a_version_1_backup_is_restored_and_leaves_the_krol_popiel_file(box, tmp_path):
     made = make_backup(box / JOURNAL, box / CATALOGUE, tmp_path / "stick", NOW)
     as_version_1(made)
+    before = state(box)
+    with Journal(box / JOURNAL) as journal:
+        journal.set_setting("tags", {})
+    catalogue_files.save_owner_card(box / CATALOGUE, {"id": "becky", "family": {"points": 9}})
     catalogue_files.save_popiel_owner(box / POPIEL, "windows", {"A": 5})
     taught_since = (box / POPIEL).read_bytes()
     restore(check_backup(made, box), box / JOURNAL, box / CATALOGUE, NOW)
+    assert without_popiel(state(box)) == without_popiel(before)  # the rest as backed up
     assert (box / POPIEL).read_bytes() == taught_since  # the backup knew nothing of it
 
 
@@ -278,6 +290,7 @@ def test_the_command_line_backs_up_and_restores(box, tmp_path, capsys):
     assert f"the owner's {CATALOGUE} and {POPIEL}" in out
     with Journal(box / JOURNAL) as journal:
         journal.set_setting("tags", {})
+    changed = every_byte(box)
     refused = main(["restore", "--state-dir", str(box), "--from", str(tmp_path / "stick")])
     err = capsys.readouterr().err
     assert refused == 1 and "--yes" in err and str(box / POPIEL) in err
@@ -285,7 +298,7 @@ def test_the_command_line_backs_up_and_restores(box, tmp_path, capsys):
     manifest = json.loads(next((tmp_path / "stick").rglob(MANIFEST)).read_text())
     made = datetime.fromtimestamp(manifest["made"], UTC).isoformat(" ", "minutes")
     assert f"(made {made.removesuffix('+00:00')} UTC, " in err
-    assert state(box)["settings"] != before["settings"]  # unchanged by the refusal
+    assert every_byte(box) == changed  # unchanged by the refusal
     restored = ["restore", "--state-dir", str(box), "--from", str(tmp_path / "stick"), "--yes"]
     assert main(restored) == 0
     out = capsys.readouterr().out

@@ -133,6 +133,7 @@ def test_notices_stay_up_longer_than_menus_and_the_ends_longest(frames):
     assert times[0] == demo.FIRST_MS and times[-1] == demo.LAST_MS
     assert set(times[1:-1]) <= {demo.NOTICE_MS, demo.SCREEN_MS, demo.SCROLL_MS}
     assert demo.NOTICE_MS > demo.SCREEN_MS
+    assert min(times[0], times[-1]) > max(times[1:-1])
     assert times.count(demo.NOTICE_MS) > 10
 
 

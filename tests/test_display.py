@@ -317,6 +317,7 @@ def test_close_keeps_the_last_frame_and_releases_the_bus():
     port.reset_mock()
 
     display.close()
+    display.close(blank=True)  # closing twice does nothing, blank or not
 
     assert port.mock_calls == [call.cleanup()]
     assert display.device.persist is True  # luma's exit hook will not blank it either

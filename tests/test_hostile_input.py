@@ -83,6 +83,7 @@ class Outcome:
     traceback: str  # empty: none
     stray: str  # a line on stderr not in the command line's form (empty: none)
     journal_changed: bool | None  # None: the command is not given a journal
+    printed: str  # stdout and stderr
 
     @property
     def clean(self) -> bool:
@@ -133,12 +134,12 @@ def attempt(kind: str, argv: list[str], journal: Path | None = None) -> Outcome:
     """Run one command on a hostile input, keep its outcome, and fail at once unless it
     ended cleanly (a refused ``import`` leaving ``journal``'s folder as it was)."""
     before = fingerprint(journal) if journal else None
-    status, _, err, caught = run(argv)
+    status, out, err, caught = run(argv)
     changed = None if journal is None else fingerprint(journal) != before
     if "Traceback" in err:
         caught = caught or err
     stray = next((line for line in err.splitlines() if not _ours(line)), "")
-    outcome = Outcome(kind, argv[0], status, caught, stray, changed)
+    outcome = Outcome(kind, argv[0], status, caught, stray, changed, out + err)
     OUTCOMES.append(outcome)
     assert outcome.clean, (argv, outcome, err[-2000:])
     return outcome
@@ -164,12 +165,22 @@ def state_copy(template: Path, into: Path) -> Path:
     return folder
 
 
-def every_reader(kind: str, path: Path, template: Path, scratch: Path) -> None:
+def every_reader(kind: str, path: Path, template: Path, scratch: Path) -> list[Outcome]:
     """A record or a position to each command that reads one: import, replay, score."""
     state = state_copy(template, scratch)
-    attempt(kind, ["import", "--state-dir", str(state), str(path)], journal=state)
-    attempt(kind, ["replay", str(path)])
-    attempt(kind, ["score", str(path)])
+    return [
+        attempt(kind, ["import", "--state-dir", str(state), str(path)], journal=state),
+        attempt(kind, ["replay", str(path)]),
+        attempt(kind, ["score", str(path)]),
+    ]
+
+
+def refused_unread(*outcomes: Outcome) -> None:
+    """What is not a regular file is refused (exit 1 or 2), and a record's or a configuration's
+    text is never printed: not the secret behind a link, even to root, whom no mode stops."""
+    for outcome in outcomes:
+        assert outcome.status in (1, 2), outcome
+        assert SECRET not in outcome.printed, outcome
 
 
 # ---------------------------------------------------------------- the fixed corpus
@@ -329,11 +340,14 @@ def _folder(path: Path) -> None:
     (path / "game.json").write_bytes(POPIEL_FILE.read_bytes())
 
 
+SECRET = "$6$saltsalt$"
+
+
 def _secret(path: Path) -> None:
     """A link to a file like /etc/shadow: the person at the command line may name it, and
-    its text is refused as what it is not (its contents are never printed)."""
+    its text is refused as what it is not (see ``refused_unread``)."""
     secret = path.with_name("shadow")
-    secret.write_text("root:$6$saltsalt$abcdefghijklmnop:19000:0:99999:7:::\n")
+    secret.write_text(f"root:{SECRET}abcdefghijklmnop:19000:0:99999:7:::\n")
     secret.chmod(0)
     path.symlink_to(secret)
 
@@ -373,12 +387,12 @@ def test_a_hostile_record_or_position_is_refused_in_a_line_or_taken(case, templa
 def test_what_is_not_a_regular_file_is_refused_without_waiting(case, template, tmp_path):
     path = tmp_path / "record.json"
     SPECIAL_FILES[case](path)
-    every_reader("record", path, template, tmp_path)
+    refused_unread(*every_reader("record", path, template, tmp_path))
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_device_is_refused_without_reading_it(device, template, tmp_path):
-    every_reader("record", Path(device), template, tmp_path)
+    refused_unread(*every_reader("record", Path(device), template, tmp_path))
 
 
 def test_a_record_already_in_the_journal_is_refused_and_changes_nothing(template, tmp_path):
@@ -488,8 +502,8 @@ def default_state(template, tmp_path_factory):
         yield folder
 
 
-def stats_with(path: Path, state: Path) -> None:
-    attempt("configuration", ["stats", "--config", str(path)], journal=state)
+def stats_with(path: Path, state: Path) -> Outcome:
+    return attempt("configuration", ["stats", "--config", str(path)], journal=state)
 
 
 @pytest.mark.parametrize("case", list(CONFIGURATIONS))
@@ -503,12 +517,12 @@ def test_a_hostile_configuration_is_refused_in_a_line(case, default_state, tmp_p
 def test_a_configuration_that_is_not_a_regular_file_is_refused(case, default_state, tmp_path):
     path = tmp_path / "tableside.toml"
     SPECIAL_FILES[case](path)
-    stats_with(path, default_state)
+    refused_unread(stats_with(path, default_state))
 
 
 @pytest.mark.parametrize("device", DEVICES)
 def test_a_device_as_the_configuration_is_refused(device, default_state):
-    stats_with(Path(device), default_state)
+    refused_unread(stats_with(Path(device), default_state))
 
 
 # ------------------------------------------------------------------------ scripts
@@ -687,7 +701,10 @@ def test_an_hours_wait_is_a_few_ticks_of_the_loop(tmp_path):
 def test_a_script_that_is_not_a_regular_file_is_refused(case, tmp_path):
     path = tmp_path / "script.txt"
     SPECIAL_FILES[case](path)
-    attempt("script", ["sim", "--headless", "--script", str(path), "--state-dir", str(tmp_path)])
+    """A script's refused line is quoted to whoever runs it, to mend it: a link to a file they
+    may read shows its first line, as ``cat`` would; the file's mode stops anyone but root."""
+    argv = ["sim", "--headless", "--script", str(path), "--state-dir", str(tmp_path)]
+    assert attempt("script", argv).status in (1, 2)
 
 
 # ---------------------------------------------------------------- random mutations

@@ -245,6 +245,7 @@ def _phase(name: str, template: Path, work, delays, tmp_path: Path, check) -> Co
     assert tally["kills"] == KILLS[name], tally
     assert tally["real"] >= REAL * KILLS[name], f"too few kills hit the work: {dict(tally)}"
     assert not problems, f"{name}, in {KILLS[name]} kills: {problems}"
+    assert problems.counted["acknowledged"] > 0 == problems.counted["lost"], problems.counted
     return tally
 
 
@@ -273,13 +274,16 @@ def _playing(folder: Path, say) -> None:
 def test_kills(state, tmp_path, phase):
     games = state["games"]
     if phase == "play":
+        acked_before_kills = []
 
         def check(folder, lines, problems):
             acked = [line[6:] for line in lines if line.startswith("acked ")]
+            acked_before_kills.append(len(acked))
             in_play = games[-1] + acked
             _checked_start(folder, [*games[:-1], in_play], problems)
 
         _phase(phase, state["cut"], _playing, lambda rng: rng.uniform(0.01, 0.2), tmp_path, check)
+        assert max(acked_before_kills) > 0, "no kill came after an acknowledged action"
     elif phase == "start-up recovery":
         _recovery(state, tmp_path)
     elif phase == "backups":
@@ -433,11 +437,11 @@ def _recovery(state, tmp_path: Path) -> None:
         _checked_start(folder, acknowledged[name], problems)
         shutil.rmtree(folder.parent, ignore_errors=True)
     print(f"start-up recovery: {dict(tally)}, actions {dict(problems.counted)}")
-    print(f"recovery durations: {durations}")
     kills = KILLS["start-up recovery"]
     assert tally["kills"] == kills, tally
     assert tally["real"] >= REAL * kills, f"too few kills hit the work: {dict(tally)}"
     assert not problems, f"start-up recovery, in {kills} kills: {problems}"
+    assert problems.counted["acknowledged"] > 0 == problems.counted["lost"], problems.counted
 
 
 def test_the_kills_add_up():

@@ -75,6 +75,7 @@ def test_a_failing_part_is_replaced_and_recorded_but_a_configuration_error_is_no
 
     with pytest.raises(ConfigError):
         build_part("reader", misconfigured, lambda: "stand-in", problems)
+    assert [problem.part for problem in problems] == ["reader"]  # the first only
 
 
 def test_the_status_line_names_the_game_its_players_and_round(tmp_path):

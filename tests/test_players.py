@@ -105,10 +105,13 @@ def test_the_hidden_part_matters_to_the_engine_so_the_test_above_can_fail(demo):
 
 def test_the_same_seed_and_budget_give_the_same_move_and_another_seed_may_not(demo):
     game, states = positions(demo, "advanced", seed=9, count=5)
+    differ = 0
     for s in states:
         first = choose(game, s, "normal", seed=1, nodes=NODES)
         assert choose(game, s, "normal", seed=1, nodes=NODES) == first
         assert first.nodes >= NODES or first.stopped == "settled"
+        differ += choose(game, s, "normal", seed=2, nodes=NODES) != first
+    assert differ, "the seed changes no search: it is not handed to the sampler"
 
 
 @pytest.mark.parametrize("variant", ["family", "advanced"])

@@ -40,15 +40,20 @@ def table(demo, target_on_top: bool):
 
 
 def test_the_position_is_one_where_the_real_order_would_pay(demo):
-    """Knowing the order, the gate then demo-42 gives 5 points this turn; demo-35 gives 2."""
+    """Knowing the order, the gate then demo-42 gives 5 points this turn; demo-35 gives 2,
+    and the hand that pays demo-42 cannot pay demo-35 too."""
     game, s = table(demo, target_on_top=True)
     me = s.current
+    assert (game.cards.figurants[TARGET].points, game.cards.figurants["demo-35"].points) == (5, 2)
     assert {a[2] for a in game.legal_actions(s) if a[1] == "hq"} == {"demo-35"}
     s, _ = game.apply(s, GATE)
     assert TARGET in s.faceup
     buy = next(a for a in game.legal_actions(s) if a[:3] == ("visit", "hq", TARGET))
     after, _ = game.apply(s, buy)
     assert after.players[me].figurants == (TARGET,)
+    _, first_visit = table(demo, target_on_top=True)
+    left = with_player(first_visit, me, tokens=after.players[me].tokens)
+    assert not [a for a in game.legal_actions(left) if a[1] == "hq"]
 
 
 @pytest.mark.parametrize("level", SEARCHING)

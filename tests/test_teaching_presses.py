@@ -288,8 +288,10 @@ def test_the_new_screens_fit_the_panel_in_both_languages(tmp_path):
             ]
             for screen in screens:
                 canvas = drawn(screen)
-                body = canvas.lines[1:]
+                head, *body = canvas.lines
                 assert not [line for line in body if ELLIPSIS in line], (language, body)
+                whole = head == f"[{title}]" or head.endswith(f"{ELLIPSIS}]")
+                assert head.startswith("[Aleksandra: ") and whole, head
             sim.close()
 
 
