@@ -151,15 +151,17 @@ def every_refusal_has_its_words(monkeypatch):
     """Each refusal the engine raises in a test names a key that ``rules.messages`` words in
     both languages, and its values fill the words of both: a key without words would reach
     the panel as itself, a value missing as "None". A test that checks only the kind of a
-    refusal checks its words this way too."""
+    refusal checks its words this way too. "None" typed as the action itself (a verb, say)
+    is what the player wrote, and the words repeat it."""
     raised = noted_calls(monkeypatch, RulesError, "__init__")
     yield
     wordless = sorted({c.first for c in raised if set(MESSAGES.get(c.first, ())) != {"en", "pl"}})
     assert wordless == [], f"refusal keys without words in English and Polish: {wordless}"
     for call in raised:
+        typed = any(isinstance(v, str) and "None" in v for v in call.self.params.values())
         for language in ("en", "pl"):
             said = call.self.text(language)
-            assert "None" not in said, f"{call.first} {call.self.params}: {said}"
+            assert typed or "None" not in said, f"{call.first} {call.self.params}: {said}"
 
 
 @pytest.fixture(autouse=True)
