@@ -45,3 +45,11 @@ def drawn_pages(screen) -> list:
     if isinstance(screen, Notice):
         screen.page = 0
     return canvases
+
+
+def recorded_play(sim) -> tuple:
+    """What a refused action must leave as it was: the game's states, its state as the engine
+    writes it, and the actions its journal holds."""
+    session = sim.app.session
+    actions = sim.journal.record(session.game_id)["actions"]
+    return len(session.states), session.state.to_json(), actions

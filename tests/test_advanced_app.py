@@ -1,7 +1,7 @@
 """The advanced variant played through the screens by button events on the fakes."""
 
 import pytest
-from screen_helpers import choose
+from screen_helpers import choose, recorded_play
 
 from firmware_app.flows.pingwiny.advanced_table import SPOT_NAMES, TILE_CODES, board_lines
 from firmware_app.runners.autopilot import Autopilot
@@ -219,12 +219,12 @@ def test_officer_x_with_the_table_die_unmasks_and_takes_a_token(sim):
 def test_a_refused_action_shows_why_and_changes_nothing(sim):
     start_advanced(sim)
     read_setup(sim)
-    before = len(sim.app.session.states)
+    before = recorded_play(sim)
     sim.app.act("rummage")  # Headquarters has no bag symbol
     shown = " ".join(sim.app.render().text().split())
     assert shown.startswith("[Not allowed]")
     assert "Rummaging needs an uncovered bag symbol" in shown
-    assert len(sim.app.session.states) == before
+    assert recorded_play(sim) == before
     sim.press("ok")
     assert sim.screen.splitlines()[0].endswith("] 4 left")
 

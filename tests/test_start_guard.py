@@ -142,7 +142,8 @@ def test_a_journal_whose_check_failed_refuses_every_write_and_keeps_its_games(
 def test_a_restore_plan_this_box_did_not_write_is_told_and_changes_nothing(played, tmp_path):
     folder = tmp_path / "state"
     shutil.copytree(played[0], folder)
-    _plan(folder, aside=tmp_path / f"{swap.ASIDE}elsewhere")  # copies kept outside the box
+    elsewhere = tmp_path / f"{swap.ASIDE}elsewhere"
+    _plan(folder, aside=elsewhere)  # copies kept outside the box
     journal, outcome, app = _start(folder)
     try:
         counted = count(app, played[1])
