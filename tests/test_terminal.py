@@ -328,6 +328,11 @@ def test_without_a_terminal_it_refuses_in_one_line(tmp_path):
     assert not (tmp_path / "state").exists()
 
 
+# A deadline that only a hang reaches: a loaded machine (a mutation run, other work) can take
+# ten seconds to start the simulator's Python and draw its first screen.
+HANG = 60
+
+
 class Pty:
     """A command on a pseudo-terminal of a given size, read with deadlines."""
 
@@ -346,14 +351,14 @@ class Pty:
     def send(self, keys: bytes) -> None:
         os.write(self.master, keys)
 
-    def read_until(self, text: bytes, seconds: float = 10) -> None:
+    def read_until(self, text: bytes, seconds: float = HANG) -> None:
         """Read until ``text`` has been output; fail at the end of output or the deadline."""
         deadline = time.monotonic() + seconds
         while text not in self.output:
             assert time.monotonic() < deadline, f"no {text!r} in {self.output[-3000:]!r}"
             assert self._read(deadline), f"ended without {text!r}: {self.output[-3000:]!r}"
 
-    def exit_status(self, seconds: float = 10) -> int:
+    def exit_status(self, seconds: float = HANG) -> int:
         """Read to the end of output; the command's exit status."""
         deadline = time.monotonic() + seconds
         while self._read(deadline):
