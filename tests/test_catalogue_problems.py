@@ -412,6 +412,13 @@ def test_a_printed_file_names_each_value_it_leaves_out_or_does_not_source(
     assert f"pingwiny.toml: {line}" in [str(p) for p in problems(raw, "pingwiny.toml")]
 
 
+def test_a_card_may_say_it_is_kept_in_the_short_game() -> None:
+    """docs/catalogue.md: `short_game = "removed"`, left out: "kept"; written out, it is no
+    problem either."""
+    assert problems(figurant(short_game="kept"), "owner.toml") == []
+    assert problems(mission(short_game="kept"), "owner.toml") == []
+
+
 def test_a_family_side_is_not_asked_of_a_mission_outside_the_family_set() -> None:
     """Only the family set's missions have a family side (rulebook: Missions, family game)."""
     raw = printed(mission=[{"id": "wrog", "name": "Wróg", "family_set": False}])

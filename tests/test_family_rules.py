@@ -96,6 +96,17 @@ def test_setup_first_player_starts_and_draws_first(demo):
     assert (s.current, s.first, s.phase, s.draw_count) == (1, 1, "draw", 2)
 
 
+@pytest.mark.parametrize(
+    "penguins", [("rico", "rico"), ("rico", "mort"), ("rico", "skipper", "kowalski")]
+)
+def test_setup_dealt_penguins_must_be_different_penguin_cards_one_per_player(demo, penguins):
+    """ "Give each player one randomly chosen penguin card": the box has four, one a colour
+    (Kowalski, Skipper, Rico, Szeregowy), so a deal the table pins must fit that."""
+    with pytest.raises(SetupError) as refused:
+        new_game(demo, players=2, penguins=penguins)
+    assert refused.value.key == "setup.penguins"
+
+
 # ------------------------------------------------------------------- turn
 
 

@@ -162,3 +162,18 @@ def test_a_score_that_needs_a_value_not_known_yet_is_refused_naming_the_cards():
     assert (
         refused.value.text("en") == f"The score needs values not known yet: {', '.join(unknown)}."
     )
+
+
+def test_a_score_that_needs_the_steps_of_a_held_mission_not_known_yet_is_refused_naming_it():
+    """The rulebook prints no mission's steps (only that Iza's 3 enemy cards score 1 on
+    Najlepszy wróg): held, such a mission stops the score sheet as a figurant does."""
+    printed = load([], demo=False)
+    assert printed.mission("najlepszy-wrog").family.scoring is None
+    game, s = new_game(printed, bag="table", deck="table")
+    s = with_player(s, 0, mission="najlepszy-wrog")
+    with pytest.raises(IllegalAction) as refused:
+        game.score(s)
+    assert (refused.value.key, refused.value.params) == (
+        "illegal.values_unknown",
+        {"cards": "najlepszy-wrog"},
+    )

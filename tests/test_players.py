@@ -128,6 +128,17 @@ def test_the_states_a_search_reports_are_the_states_the_engine_made_for_it(
         assert choice.nodes == len(made) > 0
 
 
+def test_the_random_yardstick_picks_a_legal_action_uniformly_without_any_search(demo, monkeypatch):
+    """The benchmark's baseline thinks not at all: no state made, no walk, no value."""
+    game, states = positions(demo, "advanced", seed=3, count=3)
+    made = noted_calls(monkeypatch, type(game), "apply")
+    for i, s in enumerate(states):
+        legal = game.legal_actions(s)
+        choice = choose(game, s, "random", seed=i)
+        assert choice.action == random.Random(i).choice(legal)
+        assert (choice.nodes, choice.iterations, choice.value, made) == (0, 0, 0.0, [])
+
+
 def test_a_deadline_on_the_passed_in_clock_stops_the_thinking(demo):
     game, (s, *_) = positions(demo, "advanced", seed=9, count=1)
     ticks = iter(range(1000))

@@ -208,6 +208,16 @@ def test_refused_inputs_say_why(box):
     assert (refused.value.key, refused.value.params) == ("action.popiel_kind", {"kind": "gold"})
 
 
+def test_a_pass_while_the_drawn_reward_token_is_still_to_be_named_is_refused(box):
+    """The tile is placed and the king touched: the token drawn comes first, as for a
+    placement (the move is not over, so nobody passes yet)."""
+    game, s = new_game(box, rewards="table")
+    s, _ = play(game, s, "place 1 king")
+    with pytest.raises(IllegalAction) as refused:
+        game.apply(s, "pass")
+    assert refused.value.key == "illegal.popiel_reward_first"
+
+
 def test_correction_of_a_score(box):
     game, s = new_game(box)
     s, _ = play(game, s, "place 3", "correct points p1 -1")
