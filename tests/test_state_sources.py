@@ -485,6 +485,9 @@ SHAPES = {
     "summary without totals": ("summary", '{"players": [{"player": 0}], "winners": [0]}'),
     "summary of strings": ("summary", '{"scores": ["a", "b"], "winners": ["x"]}'),
     "names not JSON": ("header", None),
+    "summary without scores": ("summary", '{"winners": [0]}'),
+    "summary empty": ("summary", "{}"),
+    "winner not a seat": ("summary", '{"scores": [3, 4], "winners": [2]}'),
 }
 
 

@@ -163,7 +163,7 @@ def plays_of(names, players, summary: dict) -> tuple[Play, ...]:
             {k: v for k, v in line.items() if k not in ("player", "penguin")} for line in lines
         ]
     else:  # Król Popiel: the track; its seats are the mice, by colour
-        scores = list(summary.get("scores", []))
+        scores = list(summary["scores"])  # a summary with neither is not counted
         pieces = list(players) if isinstance(players, list) else [None] * len(scores)
         breakdowns = [{"track": score} for score in scores]
     return tuple(
@@ -206,7 +206,9 @@ def result_problem(game) -> str | None:
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
         return f"its summary cannot be counted: {error!r}"
     winners = game.summary.get("winners", [])
-    if not isinstance(winners, list) or not all(type(seat) is int for seat in winners):
+    if not isinstance(winners, list) or not all(
+        type(seat) is int and 0 <= seat < len(plays) for seat in winners
+    ):
         return "its winners are not seats"
     if not all(isinstance(play.piece, str | None) for play in plays):
         return "its pieces are not names"
