@@ -287,6 +287,15 @@ def test_an_unknown_option_is_argparses_usage_error(capsys):
     assert "unrecognized arguments: --jsno" in capsys.readouterr().err
 
 
+def test_catalogue_without_its_command_is_argparses_usage_error(capsys):
+    """docs/commands.md: ``tableside catalogue`` takes a command (``check``); none is a
+    usage error naming it, not a bug's traceback."""
+    with pytest.raises(SystemExit) as exited:
+        main(["catalogue"])
+    assert exited.value.code == 2
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+
+
 # ---------------------------------------------------------------- the daemon
 
 

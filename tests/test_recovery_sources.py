@@ -122,6 +122,24 @@ def test_a_backup_of_another_box_is_set_aside_and_never_used(played, tmp_path, c
         journal.close()
 
 
+def test_a_pipe_among_the_backups_is_set_aside_with_another_boxs_snapshot(tmp_path):
+    """set_aside_foreign's docstring: each snapshot of another box *and* anything not a
+    regular file goes to ``foreign-<name>``; finding the one must not forget the other."""
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    pipe = backups / "journal-00000002-20240101-000000.sqlite"
+    os.mkfifo(pipe)
+    theirs = backups / "journal-00000001-20240101-000000.sqlite"
+    with closing(sqlite3.connect(theirs)) as db:
+        db.execute(identity.CREATE)
+        db.execute(f"INSERT INTO {identity.TABLE} VALUES ('ffffffffffffffff', 1)")
+        db.commit()
+    moved = rolling_backups.set_aside_foreign(tmp_path / JOURNAL, "0123456789abcdef")
+    expected = [f"foreign-{theirs.name}", f"foreign-{pipe.name}"]
+    assert sorted(path.name for path in moved) == expected
+    assert sorted(path.name for path in backups.iterdir()) == expected
+
+
 def test_backups_named_in_the_future_do_not_win_and_new_ones_are_kept(played, tmp_path):
     folder = _copy(played, tmp_path)
     (folder / "journal.sqlite.running").unlink()

@@ -520,3 +520,24 @@ def test_an_effect_naming_a_numbered_card_writes_that_card_into_a_lost_owners_fi
         "points": 2,
     }
     sim.close()
+
+
+def test_a_card_revealed_in_play_is_taught_under_the_name_of_the_player_who_revealed_it(
+    tmp_path,
+):
+    """Past the cards laid out at the start, a card laid face up by a player's action is
+    asked for under that player's seat: "Player N: <card>" (no names given)."""
+    sim = own_game(tmp_path)
+    answer_mix(sim)
+    pilot = Autopilot(sim, 1)
+    for _ in range(300):
+        if isinstance(sim.app.top, CostEntry) and sim.app.top.teacher.who is not None:
+            break
+        assert pilot.step(), "the game ended without a card revealed in play"
+    else:
+        raise AssertionError(sim.screen)
+    session = sim.app.session
+    acted = session.states[-2].current  # whose action made the position asking for it
+    card = card_name(session.game, "figurant", sim.app.top.teacher.card_id)
+    assert sim.app.top.title == f"Player {acted + 1}: {card}"
+    sim.close()
