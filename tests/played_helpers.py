@@ -8,6 +8,7 @@ are copied as a power cut would leave them (journal open, log full).
 """
 
 import shutil
+import time
 from pathlib import Path
 
 import pytest
@@ -176,3 +177,11 @@ def cut_in_play(folder: Path, seed: int, actions: int) -> list[str]:
     shutil.rmtree(folder)
     cut.rename(folder)
     return played
+
+
+def spin_until(ready, seconds: float) -> None:
+    """Ask ``ready`` again and again, without sleeping, until it holds or ``seconds`` pass:
+    a kill aimed at a window of a few milliseconds (a file that shows only while written)."""
+    deadline = time.monotonic() + seconds
+    while not ready() and time.monotonic() < deadline:
+        pass

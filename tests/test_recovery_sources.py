@@ -24,6 +24,7 @@ from played_helpers import (
     _games,
     _start,
     played_fixture,  # noqa: F401  (a fixture)
+    spin_until,
 )
 from stats_helpers import EXAMPLES
 from test_journal import write_version_1
@@ -243,9 +244,7 @@ def test_killed_backups_leave_no_temporary_file_after_the_next_start(played, tmp
         if kills <= 25:
             time.sleep(rng.uniform(0.01, 0.3))
         else:
-            deadline = time.monotonic() + 2
-            while not _temporary(folder) and time.monotonic() < deadline:
-                pass
+            spin_until(lambda: _temporary(folder), seconds=2)
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         if kills >= 25 and _temporary(folder):

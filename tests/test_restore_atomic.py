@@ -17,7 +17,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from played_helpers import cut_in_play
+from played_helpers import cut_in_play, spin_until
 
 from firmware_app.store.recovery import close_journal, open_journal
 from firmware_app.transfer.box_backup import check_backup, make_backup, restore
@@ -109,9 +109,7 @@ def test_a_restore_killed_at_any_moment_leaves_one_whole_state(states, tmp_path)
         if kill < KILLS:
             time.sleep(rng.uniform(0, took))
         else:
-            deadline = time.monotonic() + 5
-            while not (folder / PLAN).exists() and time.monotonic() < deadline:
-                pass
+            spin_until((folder / PLAN).exists, seconds=5)
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)
         killed = os.WIFSIGNALED(status)
