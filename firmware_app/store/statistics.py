@@ -202,7 +202,6 @@ def result_problem(game) -> str | None:
         return "its names are not a list of names"
     try:
         plays = plays_of(names, game.players, game.summary)
-        json.dumps([play.breakdown for play in plays])
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
         return f"its summary cannot be counted: {error!r}"
     winners = game.summary.get("winners", [])
@@ -255,6 +254,7 @@ class Stats:
             storage = storage_fault(error)
             if storage and storage != "io":  # a full or read-only card is no damage
                 raise self._refused("cannot open", error) from error
+            LOG.warning("%s cannot be used (%s): kept aside, counted again", self.path, error)
             return self._rebuilt(damaged=True)
 
     def _rebuilt(self, damaged: bool = False) -> sqlite3.Connection:
@@ -452,6 +452,7 @@ class Stats:
         if storage_fault(error) or code in _BUSY or self._repaired:
             raise self._refused("cannot write", error) from error
         self._repaired = True
+        LOG.warning("%s is damaged (%s): kept aside, counted again", self.path, error)
         self._db.close()
         self._db = self._rebuilt(damaged=True)
 
