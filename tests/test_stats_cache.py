@@ -4,11 +4,12 @@ cache checked whole only when it changed; and a cache that cannot be used, kept 
 counted again once, or refused when the storage is at fault.
 """
 
+import itertools
 import logging
 import sqlite3
 
 import pytest
-from stats_helpers import known_games, sheet
+from stats_helpers import finish, header, known_games, more_games, sheet
 
 from firmware_app.store import statistics
 from firmware_app.store.faults import StorageError
@@ -38,10 +39,16 @@ WRONG = {
     "a winner named by text": ({"summary": {"scores": [3, 4], "winners": ["1"]}}, "seats"),
     "winners written as text": ({"summary": {"scores": [3, 4], "winners": "01"}}, "seats"),
     "mice that are numbers": ({"players": [1, 2]}, "its pieces are not names"),
+    "a Król Popiel result of no seat": ({"summary": {"scores": []}}, "no player"),
+    "a score sheet of no line": ({"summary": {"players": [], "winners": []}}, "no player"),
     "a score at the bound": ({"summary": {"scores": [BOUND, 4]}}, "out of bounds"),
     "a score at minus the bound": ({"summary": {"scores": [3, -BOUND]}}, "out of bounds"),
 }
-WORDS = {"seats": "its winners are not seats", "out of bounds": "its scores are out of bounds"}
+WORDS = {
+    "seats": "its winners are not seats",
+    "out of bounds": "its scores are out of bounds",
+    "no player": "its summary names no player",
+}
 
 
 @pytest.mark.parametrize("case", list(WRONG))
@@ -99,6 +106,80 @@ def test_the_json_names_each_last_result_by_its_number_date_and_kind(journal, tm
          "winners": [{"seat": 1, "name": "Iza"}]},
     ]  # fmt: skip
     assert (family["games"], family["wins"], family["win_rate"]) == (3, 2, 0.667)
+
+
+def test_figures_of_one_variant_count_its_games_only_and_a_win_by_another_is_neither(
+    journal, tmp_path
+):
+    """Ala and Olek: one win each and a shared one before; now Iza wins a game they both
+    played, then Ala twice and Olek once."""
+    finish(journal, ["Ala", "Olek", "Iza"], ["rico", "skipper", "kowalski"], [1, 2, 9], [2],
+           30000)  # fmt: skip
+    for n, winner in enumerate([0, 0, 1]):
+        finish(journal, ["Ala", "Olek"], ["rico", "skipper"], [5, 5], [winner], 31000 + n * 100)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        assert stats.games("pingwiny", "advanced")["winners"] == [("Ala", 1)]
+        assert stats.games("pingwiny", "family")["winners"] == [
+            ("Ala", 4), ("Olek", 3), ("Iza", 1),
+        ]  # fmt: skip
+        assert stats.head_to_head("Ala", "Olek") == {
+            "players": ["Ala", "Olek"], "games": 7, "wins": [3, 2], "shared": 1, "neither": 1,
+        }  # fmt: skip
+
+
+def test_a_seat_without_a_name_before_a_named_one_leaves_the_named_one_counted(journal, tmp_path):
+    finish(journal, [None, "Olek"], ["rico", "skipper"], [3, 8], [1], 30000)
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        stats.refresh()
+        olek = stats.player("Olek")
+    assert (olek["games"], olek["wins"], olek["best_score"]) == (4, 3, 18)
+    assert olek["last"][0]["score"] == 8
+
+
+def test_the_average_number_of_actions_counts_the_live_ones(tmp_path):
+    """Actions undone at the end of a game are not part of it (docs/statistics.md)."""
+    with Journal(tmp_path / "journal.sqlite") as journal:
+        for count, undone, started in ((3, 0, 1000), (7, 1, 5000)):
+            game = journal.start_game(header(["Ala", "Olek"]), now=started)
+            for n in range(count):
+                journal.append(game, f"action {n}")
+            for _ in range(undone):
+                journal.undo(game)
+            journal.finish(game, sheet(["rico", "skipper"], [5, 6], [1]), now=started + 60)
+        with Stats(journal, tmp_path / "stats.sqlite") as stats:
+            stats.refresh()
+            assert stats.games()["average_actions"] == (3 + 6) / 2
+            assert stats.games("popiel")["average_actions"] is None  # no game of it
+
+
+def test_a_row_that_cannot_be_read_between_sound_ones_is_the_only_one_skipped(journal, tmp_path):
+    """The journal's rows read one by one once a bulk read fails: the damaged game named by
+    its number and kept aside with why, every game after it counted in the same slice."""
+    other = sqlite3.connect(journal.path)
+    with other:
+        other.execute("UPDATE games SET header = json_set(header, '$.options.names', 'Ala') "
+                      "WHERE id = 2")  # fmt: skip
+    other.close()
+    kept: list[tuple[int, str]] = []
+    with Stats(journal, tmp_path / "stats.sqlite", lambda *game: kept.append(game)) as stats:
+        assert stats.index_slice(limit=100) is False
+        assert stats.games()["plays"] == 4
+        assert stats.skipped == kept
+    ((number, problem),) = kept
+    assert number == 2 and problem.startswith("its row cannot be read: ")
+
+
+def test_a_slice_with_a_time_budget_keeps_to_its_limit_and_spends_the_whole_budget(
+    journal, tmp_path
+):
+    more_games(journal, 12)  # 17 finished games
+    with Stats(journal, tmp_path / "stats.sqlite") as stats:
+        assert stats.index_slice(limit=5, seconds=10, clock=lambda: 1000.0) is True
+        assert stats.games()["plays"] == 5  # a clock that stands still: the limit ends it
+        ticks = itertools.count(0, 2)  # two seconds at each look
+        assert stats.index_slice(limit=100, seconds=2, clock=lambda: next(ticks)) is True
+        assert stats.games()["plays"] == 5 + statistics.CHUNK  # one read spent the budget
 
 
 def test_every_slice_is_counted_in_what_a_refresh_added(journal, tmp_path, monkeypatch):
@@ -234,6 +315,7 @@ def test_a_cache_that_cannot_be_moved_aside_is_refused_naming_it(journal, tmp_pa
     assert str(refused.value) == (
         f"{path}: cannot create the statistics cache: {path} cannot be moved aside"
     )
+    assert refused.value.reason == "io"
     assert path.read_bytes() == b"not a database at all" * 100
 
 
@@ -257,5 +339,38 @@ def test_damage_found_by_a_slice_is_repaired_once_and_then_refused(
         with pytest.raises(StorageError) as refused:
             stats.index_slice(limit=2)
         assert "cannot write the statistics cache" in str(refused.value)
+        assert refused.value.reason == "io"  # no storage fault named: the card is failing
         monkeypatch.undo()
         assert stats.refresh() == 5  # the rebuilt cache still works
+
+
+def test_damage_met_by_a_refresh_is_repaired_and_every_game_counted(journal, tmp_path, monkeypatch):
+    path = tmp_path / "stats.sqlite"
+    with Stats(journal, path) as stats:
+        add, calls = stats._add, []
+
+        def damaged_once(game, plays):
+            calls.append(game.id)
+            if len(calls) == 1:
+                raise sqlite3.DatabaseError("database disk image is malformed")
+            add(game, plays)
+
+        monkeypatch.setattr(stats, "_add", damaged_once)
+        assert stats.refresh() == 5
+        assert stats.games()["plays"] == 5
+
+
+def test_a_slice_refused_by_a_full_card_leaves_no_transaction_open(journal, tmp_path):
+    """Once space is back, the same cache goes on: nothing half-done, nothing taken for damage."""
+    path = tmp_path / "stats.sqlite"
+    more_games(journal, 12)  # 17 finished games: more than the cache's pages hold
+    with Stats(journal, path) as stats:
+        stats.index_slice(limit=1)
+        pages = stats._db.execute("PRAGMA page_count").fetchone()[0]
+        stats._db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "disk full"
+        with pytest.raises(StorageError):
+            stats.index_slice(limit=100)
+        assert not stats._db.in_transaction
+        stats._db.execute("PRAGMA max_page_count = 1000000")
+        assert stats.refresh() == 16
+    assert not list(tmp_path.glob("stats.sqlite.damaged-*"))

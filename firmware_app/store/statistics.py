@@ -204,6 +204,8 @@ def result_problem(game) -> str | None:
         plays = plays_of(names, game.players, game.summary)
     except (TypeError, ValueError, KeyError, AttributeError, IndexError, OverflowError) as error:
         return f"its summary cannot be counted: {error!r}"
+    if not plays:
+        return "its summary names no player"
     winners = game.summary.get("winners", [])
     if not isinstance(winners, list) or not all(
         type(seat) is int and 0 <= seat < len(plays) for seat in winners
@@ -462,11 +464,11 @@ class Stats:
         db = self._db
         db.execute(_ADD_GAME, (game.id, *kind, game.started, game.ended, len(plays),
                                game.actions, game.demo))  # fmt: skip
-        best = max(plays, key=lambda p: p.score, default=None)
+        best = max(plays, key=lambda p: p.score)  # a game has a player (``result_problem``)
         db.execute(
             _ADD_KIND,
             (*kind, game.ended - game.started, game.actions, len(plays),
-             sum(p.score for p in plays), best and best.score, best and best.name),
+             sum(p.score for p in plays), best.score, best.name),
         )  # fmt: skip
         for p in plays:
             db.execute(_ADD_PLAY, (game.id, p.seat, *kind, game.ended, p.name, p.piece,
@@ -567,7 +569,7 @@ class Stats:
         }
 
     def last_games(
-        self, count: int = 10, game: str | None = None, variant: str | None = None
+        self, count: int, game: str | None = None, variant: str | None = None
     ) -> list[dict]:
         """The newest finished games with their date and winners."""
         rows = self._db.execute(
