@@ -140,7 +140,7 @@ def test_a_seat_without_a_name_before_a_named_one_leaves_the_named_one_counted(j
 def test_the_average_number_of_actions_counts_the_live_ones(tmp_path):
     """Actions undone at the end of a game are not part of it (docs/statistics.md)."""
     with Journal(tmp_path / "journal.sqlite") as journal:
-        for count, undone, started in ((3, 0, 1000), (7, 1, 5000)):
+        for count, undone, started in ((3, 0, 1000), (7, 1, 5000), (2, 0, 9000)):
             game = journal.start_game(header(["Ala", "Olek"]), now=started)
             for n in range(count):
                 journal.append(game, f"action {n}")
@@ -149,7 +149,7 @@ def test_the_average_number_of_actions_counts_the_live_ones(tmp_path):
             journal.finish(game, sheet(["rico", "skipper"], [5, 6], [1]), now=started + 60)
         with Stats(journal, tmp_path / "stats.sqlite") as stats:
             stats.refresh()
-            assert stats.games()["average_actions"] == (3 + 6) / 2
+            assert stats.games()["average_actions"] == 3.7  # (3 + 6 + 2) / 3, to one place
             assert stats.games("popiel")["average_actions"] is None  # no game of it
 
 
