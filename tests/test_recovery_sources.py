@@ -31,7 +31,7 @@ from test_journal import write_version_1
 
 from firmware_app.store import identity, markers, rolling_backups, sources
 from firmware_app.store.journal import Journal
-from firmware_app.store.recovery import close_journal, open_journal
+from firmware_app.store.recovery import Outcome, close_journal, open_journal
 from firmware_app.store.rolling_backups import Backups, newest
 from firmware_app.store.rows import read_rows
 
@@ -565,3 +565,32 @@ def test_a_source_missing_an_early_action_still_carries_the_game_on():
     other = {1: "draw", 2: "take 3", 3: "pass", 4: "draw"}
     assert sources._extend(best, [other]) == best  # it disagrees at the second action
     assert sources._extend(best, [gap, {**gap, 4: "pass"}]) == best  # two fourth actions
+
+
+def test_the_log_names_every_damaged_file_kept_and_each_problem(caplog):
+    kept = (Path("/state/journal.damaged-1.sqlite"), Path("/state/journal.damaged-1.sqlite-wal"))
+    outcome = Outcome("damaged", games=3, known=4, kept=kept, problems=("torn page", "bad log"))
+    with caplog.at_level("WARNING", "tableside.recovery"):
+        outcome.log()
+    assert caplog.messages == [
+        "journal damaged: torn page; bad log; damaged files kept as: "
+        "/state/journal.damaged-1.sqlite, /state/journal.damaged-1.sqlite-wal; "
+        "3 of 4 games recovered"
+    ]
+
+
+def test_an_archive_whose_cut_write_cannot_be_rolled_back_is_logged_and_left_as_it_is(
+    tmp_path, caplog
+):
+    """Damaged beyond SQLite's roll-back, the archive is left for the recovery to read what
+    it can: one line says why, and neither the file nor its hot journal is touched."""
+    journal = tmp_path / JOURNAL
+    target = rolling_backups.archive(journal)
+    target.parent.mkdir(parents=True)
+    target.write_bytes(b"not a database" * 300)
+    hot = target.with_name(target.name + "-journal")
+    hot.write_bytes(bytes(512))
+    with caplog.at_level("WARNING", "tableside.backups"):
+        rolling_backups.settle_archive(journal)
+    assert caplog.messages == ["cannot roll back the archive's cut write: file is not a database"]
+    assert target.read_bytes() == b"not a database" * 300 and hot.read_bytes() == bytes(512)

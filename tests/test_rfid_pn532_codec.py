@@ -95,6 +95,14 @@ def test_commands_the_driver_sends() -> None:
     assert command_frame(0x02) == bytes.fromhex("00 00 FF 02 FE D4 02 2A 00")
 
 
+def test_frame_holds_a_body_of_one_byte_and_of_254() -> None:
+    """The PN532 user manual's normal frame: LEN + LCS and TFI + data + DCS are 0 mod 256."""
+    assert frame(b"\xd4") == bytes.fromhex("00 00 FF 01 FF D4 2C 00")  # D4 + 2C = 0x100
+    longest = frame(b"\xd4" + bytes(253))
+    assert longest[3:5] == bytes([254, 2]) and len(longest) == 5 + 254 + 2
+    assert longest[-2:] == bytes([0x2C, 0x00])
+
+
 @pytest.mark.parametrize("size", [0, 255])
 def test_frame_refuses_bodies_a_normal_frame_cannot_hold(size: int) -> None:
     with pytest.raises(ValueError, match=f"1 to 254 bytes, not {size}"):

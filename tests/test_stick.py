@@ -256,3 +256,27 @@ def test_the_unmount_answer_is_consumed_and_the_next_stick_is_served_anew(sim, u
     assert unit.asked and not (unit.run / MOUNTED).exists()
     assert "Done: 6 games written. You can pull the stick out." in screen_text(sim)
     assert (unit.port.folder / "results.csv").exists()
+
+
+def test_a_backup_that_fails_says_so_under_its_item(sim, unit, monkeypatch):
+    def fails(*args):
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("firmware_app.flows.shared.stick.back_up", fails)
+    (unit.port.folder / "backup").mkdir(parents=True)
+    unit.plug()
+    wait_for(sim, "Back up this box")
+    choose(sim, "Back up this box")
+    wait_for(sim, "Could not back up.")
+    assert sim.app.top.items[1].detail == "Could not back up."
+    assert list((unit.port.folder / "backup").iterdir()) == []
+
+
+def test_waiting_for_the_unmount_asks_for_no_new_frame_until_the_answer(sim, unit):
+    """The watch's tick says whether the panel must be drawn again: while the unit has not
+    answered, nothing changed."""
+    stick = sim.loop.stick
+    unit.plug()
+    wait_for(sim, "the unmount asked", done=lambda: stick.releasing is not None)
+    assert stick.tick(stick.releasing + 0.1) is False
+    wait_for(sim, "Done: 6 games written. You can pull the stick out.", unit)

@@ -217,6 +217,18 @@ def test_a_catalogue_that_gives_no_counts_adds_no_unnamed_card():
     assert unnamed_cards({**raw, "figurant": [], "mission": []}) == {}  # not even one card
 
 
+def test_a_catalogue_with_counts_and_no_card_yet_numbers_every_card_from_one():
+    """A section not written yet holds no named card: its unnamed ones start at 1."""
+    overlay = unnamed_cards({"meta": {"figurant_count": 2, "mission_count": 1}})
+    assert overlay == {
+        "figurant": [
+            {"id": "figurant-1", "name": "Figurant 1"},
+            {"id": "figurant-2", "name": "Figurant 2"},
+        ],
+        "mission": [{"id": "mission-1", "name": "Mission 1"}],
+    }
+
+
 def overlay_ids(overlay):
     return [c["id"] for c in overlay["figurant"]]
 

@@ -433,7 +433,7 @@ class Journal(Integrity, InPlace, Exchange):
             )
         return games
 
-    def results(self, after: int = 0, limit: int = -1) -> list[GameResult]:
+    def results(self, after: int, limit: int) -> list[GameResult]:
         """The result of each finished game with an id above ``after``, oldest first;
         at most ``limit`` of them when it is not negative (a slice of the work)."""
         results = []
