@@ -3,6 +3,7 @@
 import logging
 import os
 import tempfile
+import threading
 from pathlib import Path
 from string import Formatter
 
@@ -134,15 +135,28 @@ def full_thinking(request, monkeypatch):
 def bugs_still_fail(request):
     """The guard keeps the box running past a bug (``firmware_app/guard.py``); in the suite a
     bug must still fail its test, so a test in which the guard caught one fails, unless it is
-    marked ``guarded`` (it is about the guard)."""
+    marked ``guarded`` (it is about the guard). It fails there and then, with the bug's
+    traceback: a test that played on would go round the guard's notice and the home menu for
+    ever, a game begun again at each failure (pytest's ``Failed`` is no ``Exception``: the
+    guard lets it through). Caught in a thread of the box, or in a process the test forked,
+    it fails the test at its end, if at all: raised there, it would stop a thread or a child
+    that the test waits for."""
     caught: list[logging.LogRecord] = []
+    guarded = request.node.get_closest_marker("guarded") is not None
+    test = os.getpid(), threading.main_thread()
+
+    def emit(record: logging.LogRecord) -> None:
+        caught.append(record)
+        if not guarded and (os.getpid(), threading.current_thread()) == test:
+            pytest.fail(logging.Formatter().format(record))
+
     handler = logging.Handler(logging.ERROR)
-    handler.emit = caught.append
+    handler.emit = emit
     logger = logging.getLogger("tableside.guard")
     logger.addHandler(handler)
     yield
     logger.removeHandler(handler)
-    if caught and request.node.get_closest_marker("guarded") is None:
+    if caught and not guarded:
         pytest.fail("\n".join(map(logging.Formatter().format, caught)))
 
 

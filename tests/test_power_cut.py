@@ -124,6 +124,11 @@ class Player:
             pin.drive_high()
             self.ticks.wait(1)  # the release; the next press falls after the 5 ms lock-out
 
+    @property
+    def screen(self) -> str:
+        """The panel's text as the loop last drew it: how the autopilot sees a game go on."""
+        return self.loop.frame.text()
+
     def command(self, line: str) -> None:
         words = line.split()
         if words:

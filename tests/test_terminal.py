@@ -142,6 +142,8 @@ class Typist:
     def text(self) -> str:
         return "\n".join(self.sim.view().text)
 
+    screen = text  # what Autopilot reads to see the game go on
+
     def actions(self) -> list[str]:
         return self.sim.journal.record(self.app.session.game_id)["actions"]
 

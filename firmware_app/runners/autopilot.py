@@ -19,12 +19,26 @@ from firmware_app.ui.screens import WHEEL, ColourEntry, LetterEntry, Menu, Notic
 from rules.colours import COLOURS
 from rules.pingwiny.options import LEVELS
 
+# Presses in a row that leave the screen as it was: no game needs that many (each press of a
+# sound game shows something new), so the app is stuck, say on a screen that takes none of the
+# buttons the autopilot presses. A test stepping through a game then fails, where it would
+# press on for ever.
+STUCK = 1000
+
+
+class Stuck(RuntimeError):
+    """The screen stopped changing: the game cannot go on."""
+
 
 class Autopilot:
+    """Plays ``sim``, a table with the ``app``, its ``press(name, times)`` and its ``screen``
+    (the panel's text)."""
+
     def __init__(self, sim, seed: int) -> None:
         self.sim, self.seed = sim, seed
         self.chooser = random.Random()
         self.at = -1
+        self.last, self.same = "", 0  # the screen before this step, and since when
 
     def _rng(self) -> random.Random:
         played = len(self.sim.app.session.states) if self.sim.app.session else 0
@@ -36,6 +50,7 @@ class Autopilot:
     def step(self) -> bool:
         """Press what the screen asks for; False once the game is over."""
         app, sim = self.sim.app, self.sim
+        self._progress(sim.screen)
         top = app.top
         if app.session is not None and app.session.over and len(app.stack) == 1:
             return False  # the end screen, with nothing left to read or teach
@@ -58,6 +73,13 @@ class Autopilot:
         else:
             sim.press("back")
         return True
+
+    def _progress(self, screen: str) -> None:
+        """Raise ``Stuck`` once ``STUCK`` presses in a row changed nothing on the screen."""
+        self.same = self.same + 1 if screen == self.last else 0
+        self.last = screen
+        if self.same >= STUCK:
+            raise Stuck(f"{STUCK} presses changed nothing; the screen:\n{screen}")
 
     def _enter_colour(self, entry: ColourEntry) -> None:
         """A colour from the bag as the model sees it; an open-ended entry is finished."""
