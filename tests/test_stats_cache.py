@@ -39,7 +39,7 @@ WRONG = {
     "a winner named by text": ({"summary": {"scores": [3, 4], "winners": ["1"]}}, "seats"),
     "winners written as text": ({"summary": {"scores": [3, 4], "winners": "01"}}, "seats"),
     "mice that are numbers": ({"players": [1, 2]}, "its pieces are not names"),
-    "a Król Popiel result of no seat": ({"summary": {"scores": []}}, "no player"),
+    "a Krol Popiel result of no seat": ({"summary": {"scores": []}}, "no player"),
     "a score sheet of no line": ({"summary": {"players": [], "winners": []}}, "no player"),
     "a score at the bound": ({"summary": {"scores": [BOUND, 4]}}, "out of bounds"),
     "a score at minus the bound": ({"summary": {"scores": [3, -BOUND]}}, "out of bounds"),
