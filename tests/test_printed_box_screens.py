@@ -274,3 +274,23 @@ def test_back_while_teaching_from_our_cards_then_on_returns_to_the_card(tmp_path
         sim.close()
     assert seen[1] == seen[0]
     assert seen[0][0].startswith("[Alice]")
+
+
+def test_a_token_mix_the_owners_file_cannot_keep_is_said_and_begins_no_game(tmp_path):
+    """Counted, but the owner's file refuses it (a folder stands where it goes): the panel
+    says "Not saved" with the reason, the counting's screens are gone, no game begins, and
+    nothing is written anywhere."""
+    sim = own_game(tmp_path, script=OWN_CARDS_TABLE_BAG)
+    t = sim.app.t
+    sim.press("ok")  # count them now
+    (tmp_path / "owner.toml").mkdir()
+    for _ in COLOURS:  # the suggested counts: they add up to 104
+        assert isinstance(sim.app.top, NumberEntry)
+        assert sim.app.top.high == 104
+        sim.press("ok")
+    assert sim.app.top.title == t("Cards")
+    said = f"Not saved: {tmp_path / 'owner.toml'}: a folder, not a regular file"
+    assert "".join("".join(sim.app.top.lines).split()) == "".join(said.split())  # as wrapped
+    assert not any(isinstance(screen, NumberEntry) for screen in sim.app.stack)
+    assert sim.app.session is None and list((tmp_path / "owner.toml").iterdir()) == []
+    sim.close()
