@@ -44,6 +44,13 @@ WRONG = {
     "a score at the bound": ({"summary": {"scores": [BOUND, 4]}}, "out of bounds"),
     "a score at minus the bound": ({"summary": {"scores": [3, -BOUND]}}, "out of bounds"),
 }
+
+
+def malformed(*args) -> None:
+    """SQLite's word for a damaged database file, in place of any read or write."""
+    raise sqlite3.DatabaseError("database disk image is malformed")
+
+
 WORDS = {
     "seats": "its winners are not seats",
     "out of bounds": "its scores are out of bounds",
@@ -190,13 +197,16 @@ def test_every_slice_is_counted_in_what_a_refresh_added(journal, tmp_path, monke
 
 
 def test_a_cache_that_cannot_be_read_has_reached_nothing(journal, tmp_path, monkeypatch):
-    def unreadable():
-        raise sqlite3.DatabaseError("database disk image is malformed")
-
     with Stats(journal, tmp_path / "stats.sqlite") as stats:
         stats.refresh()
-        monkeypatch.setattr(stats, "_reached", unreadable)
+        monkeypatch.setattr(stats, "_reached", malformed)
         assert stats.progress() == (0, 7)  # the journal's newest game: still being played
+
+
+def counted(journal, path) -> None:
+    """The cache counted to the end and closed, as this process leaves it."""
+    with Stats(journal, path) as stats:
+        stats.refresh()
 
 
 @pytest.fixture
@@ -221,8 +231,7 @@ def test_a_cache_is_checked_whole_when_opened_unless_this_process_left_it_unchan
     process closed and nobody changed since is trusted; once another writer changed it, it
     is checked again."""
     path = tmp_path / "stats.sqlite"
-    with Stats(journal, path) as stats:
-        stats.refresh()
+    counted(journal, path)
     statements.clear()
     with Stats(journal, path):
         assert "PRAGMA quick_check" not in statements
@@ -263,8 +272,7 @@ def _opening_fails(monkeypatch, code: int, text: str) -> None:
 
 def test_a_full_card_refuses_the_cache_at_its_opening_and_keeps_it(journal, tmp_path, monkeypatch):
     path = tmp_path / "stats.sqlite"
-    with Stats(journal, path) as stats:
-        stats.refresh()
+    counted(journal, path)
     _opening_fails(monkeypatch, 13, "database or disk is full")
     with pytest.raises(StorageError) as refused:
         Stats(journal, path)
@@ -281,8 +289,7 @@ def test_an_input_output_error_at_the_opening_is_damage_kept_aside_and_logged(
     journal, tmp_path, monkeypatch, caplog
 ):
     path = tmp_path / "stats.sqlite"
-    with Stats(journal, path) as stats:
-        stats.refresh()
+    counted(journal, path)
     _opening_fails(monkeypatch, 10, "disk I/O error")
     with caplog.at_level(logging.WARNING, "tableside.stats"), Stats(journal, path) as stats:
         assert stats.refresh() == 5
@@ -324,12 +331,8 @@ def test_damage_found_by_a_slice_is_repaired_once_and_then_refused(
 ):
     """Damage found again in one object's life is the storage failing, not the cache."""
     path = tmp_path / "stats.sqlite"
-
-    def damaged(game, plays):
-        raise sqlite3.DatabaseError("database disk image is malformed")
-
     with Stats(journal, path) as stats:
-        monkeypatch.setattr(stats, "_add", damaged)
+        monkeypatch.setattr(stats, "_add", malformed)
         with caplog.at_level(logging.WARNING, "tableside.stats"):
             assert stats.index_slice(limit=2) is True
         assert caplog.messages == [
@@ -351,9 +354,7 @@ def test_damage_met_by_a_refresh_is_repaired_and_every_game_counted(journal, tmp
 
         def damaged_once(game, plays):
             calls.append(game.id)
-            if len(calls) == 1:
-                raise sqlite3.DatabaseError("database disk image is malformed")
-            add(game, plays)
+            (malformed if len(calls) == 1 else add)(game, plays)
 
         monkeypatch.setattr(stats, "_add", damaged_once)
         assert stats.refresh() == 5
